@@ -1,0 +1,111 @@
+/**
+ * Plain triple files → KnowledgeGraph: `subject|relation|object` (MetaQA) or
+ * `head<TAB>relation<TAB>tail` (FB15k-237, Countries). CRLF and a UTF-8 BOM are tolerated,
+ * blank lines and `#` comments skipped. Entities are identified by their exact text; an
+ * optional label map (FB15k-237's entity2text) gives them readable labels.
+ */
+import { AppError } from "../errors";
+import { KnowledgeGraph } from "../graph/model";
+import { normalizeLabel } from "../graph/normalize";
+
+export interface ParseTriplesOptions {
+  source?: string;
+  /** Entity id → display label. */
+  labels?: ReadonlyMap<string, string>;
+}
+
+export interface RawTriple {
+  subject: string;
+  relation: string;
+  object: string;
+  line: number;
+}
+
+/** Split triple text into rows; throws PARSE_ERROR naming the file and line of a bad row. */
+export function parseTripleLines(text: string, source = "triples"): RawTriple[] {
+  const rows: RawTriple[] = [];
+  const lines = text.split("\n");
+  let separator: "\t" | "|" | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i] as string;
+    if (i === 0 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line.trim() === "" || line.startsWith("#")) continue;
+    separator ??= line.includes("\t") ? "\t" : "|";
+    const parts = line.split(separator);
+    if (parts.length !== 3) {
+      const what = separator === "\t" ? "tab-separated" : "'|'-separated";
+      throw new AppError(
+        "PARSE_ERROR",
+        `${source}: line ${i + 1}: expected 3 ${what} fields (subject, relation, object), found ${parts.length}`,
+        { source, line: i + 1 },
+      );
+    }
+    const [subject, relation, object] = parts.map((p) => p.trim()) as [string, string, string];
+    if (!subject || !relation || !object) {
+      throw new AppError("PARSE_ERROR", `${source}: line ${i + 1}: empty subject, relation or object`, {
+        source,
+        line: i + 1,
+      });
+    }
+    rows.push({ subject, relation, object, line: i + 1 });
+  }
+  if (rows.length === 0) throw new AppError("PARSE_ERROR", `${source}: no triples found (the file is empty)`, { source });
+  return rows;
+}
+
+/** Add triples to a graph, creating entity nodes on first sight. Returns the new edges' keys. */
+export function addTriples(
+  graph: KnowledgeGraph,
+  rows: Iterable<{ subject: string; relation: string; object: string; extra?: Record<string, string> }>,
+  labels?: ReadonlyMap<string, string>,
+): void {
+  const ensure = (id: string) => {
+    if (graph.nodes.has(id)) return;
+    const label = labels?.get(id) ?? id;
+    graph.addNode({
+      id,
+      label,
+      normLabel: normalizeLabel(label),
+      aliases: [],
+      community: null,
+      fileType: null,
+      sourceFile: null,
+      sourceLocation: null,
+      attrs: label === id ? { id } : { label, id },
+    });
+  };
+  for (const row of rows) {
+    ensure(row.subject);
+    ensure(row.object);
+    graph.addEdge({
+      source: row.subject,
+      target: row.object,
+      relation: row.relation,
+      attrs: { relation: row.relation, ...row.extra, source: row.subject, target: row.object },
+    });
+  }
+}
+
+export function parseTriples(text: string, options: ParseTriplesOptions = {}): KnowledgeGraph {
+  const rows = parseTripleLines(text, options.source);
+  const graph = new KnowledgeGraph({
+    top: { directed: true, multigraph: true, graph: {}, nodes: null, links: null },
+    linksKey: "links",
+  });
+  addTriples(graph, rows, options.labels);
+  return graph;
+}
+
+/** `id<TAB>label` lines (FB15k-237 entity2text.txt). */
+export function parseLabelFile(text: string, source = "labels"): Map<string, string> {
+  const map = new Map<string, string>();
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (!line.trim()) return;
+    const tab = line.indexOf("\t");
+    if (tab <= 0) throw new AppError("PARSE_ERROR", `${source}: line ${i + 1}: expected "id<TAB>label"`, { source, line: i + 1 });
+    map.set(line.slice(0, tab), line.slice(tab + 1).trim());
+  });
+  return map;
+}

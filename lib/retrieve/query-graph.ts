@@ -1,0 +1,654 @@
+/**
+ * Question → subgraph, compatible with `graphify query` (v0.8 scoring, v0.9 seeding) but
+ * returning structured triples in stored direction instead of budget-cut text.
+ *
+ * Deliberate departures from graphify, each fixing a complaint in reference.md §2:
+ * - induced edges among all visited nodes are ranked and returned separately from nodes, so a
+ *   broad question cannot end with zero edges;
+ * - question words that name a relation of this graph ("directed", "calls") and generic words
+ *   ("function", "data") are down-weighted for seeding instead of hijacking seeds, and rank
+ *   edges instead;
+ * - a run of question words that spells a whole multi-word label ("Grégoire Colin") scores that
+ *   node as an exact phrase, so a shorter exact label ("Colin") cannot outrank it;
+ * - seeds are expanded even when they are hubs (the question named them); only hubs reached by
+ *   traversal are not expanded.
+ */
+import type { GraphEdge, GraphNode, KnowledgeGraph, Triple } from "../graph/model";
+import { normalizeLabel, stripCallSuffix, tokenize } from "../graph/normalize";
+import { identifierWords } from "../graph/resolve-name";
+
+export interface QueryGraphOptions {
+  graph: KnowledgeGraph;
+  question: string;
+  maxSeeds?: number;
+  depth?: number;
+  /** Maximum triples returned. */
+  limit?: number;
+  /** Stop adding triples once their `subject relation object` lines would exceed this. */
+  budgetChars?: number;
+}
+
+export interface QuerySeed {
+  id: string;
+  label: string;
+  score: number;
+}
+
+export interface QueryGraphResult {
+  seeds: QuerySeed[];
+  /** Ranked most relevant first, each in the edge's stored direction. */
+  triples: Triple[];
+  /** Edge key of each triple (same order), for dedup against later expansions. */
+  edgeKeys: string[];
+  /** Visited node ids in traversal order, seeds first. */
+  nodes: string[];
+  terms: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Terms
+
+const STOPWORDS = new Set(
+  `a about above after again against all also am an and any are aren as at be because been before
+  being below between both but by can cannot could couldn did didn do does doesn doing don down
+  during each either else ever few for from further get gets got had hadn has hasn have haven having
+  he her here hers herself him himself his how however i if in into is isn it its itself just let
+  like me more most much must my myself neither no nor not now of off on once only or other ought
+  our ours ourselves out over own same shall she should shouldn so some such than that the their
+  theirs them themselves then there these they this those through to too under until up upon us
+  very via was wasn we were weren what whatever when whenever where whereas wherever whether which
+  while who whoever whom whose why will with within without won would wouldn yet you your yours
+  yourself yourselves tell show give find list explain describe please many anything something
+  everything thing things kind sort way ways work works happen happens`.split(/\s+/),
+);
+
+/**
+ * Words that occur in countless labels and questions without naming anything: kept as terms
+ * (a question may be about "the data module") but weighted down so they cannot pick seeds.
+ */
+const GENERIC = new Set(
+  `function functions func method methods class classes file files data module modules code value
+  values object objects type types variable variables param params parameter parameters argument
+  arguments return returns result results name names call calls called use uses used using
+  import imports test tests util utils helper helpers main run init new self none true false
+  string list dict item items info config node nodes edge edges graph model models movie movies
+  film films actor actors person people year years book books`.split(/\s+/),
+);
+
+const GENERIC_WEIGHT = 0.2;
+
+/** Question words that ask about one kind of edge; traversal keeps to it when the graph has it. */
+const TRAVERSAL_WORDS: Record<string, readonly string[]> = {};
+for (const [words, relations] of [
+  ["call calls called calling caller callers callee callees", "calls call"],
+  ["import imports imported importing importer importers", "imports imports_from import"],
+  ["inherit inherits inherited inheriting inheritance extends extend subclass subclasses superclass", "inherits inherit extends"],
+  ["contain contains contained", "contains"],
+] as const) {
+  for (const w of words.split(" ")) TRAVERSAL_WORDS[w] = relations.split(" ");
+}
+
+/** Lower-cased `\w+` tokens longer than two characters, stopwords removed, first occurrence order. */
+export function questionTerms(question: string): string[] {
+  const out: string[] = [];
+  for (const t of tokenize(question)) {
+    if (t.length > 2 && !STOPWORDS.has(t) && !out.includes(t)) out.push(t);
+  }
+  return out;
+}
+
+/** Crude suffix stripping, enough to meet "directed" with `directed_by`, "star" with `starred_actors`. */
+function stem(word: string): string {
+  const s = word.replace(/(ings|ing|ers|er|ed|es|s|e)$/, "");
+  return s.length >= 3 ? s : word;
+}
+
+function stemsMeet(a: string, b: string): boolean {
+  if (a === b) return true;
+  return Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-graph index
+
+interface NodeEntry {
+  node: GraphNode;
+  norm: string;
+  /** normLabel without `()` / leading `.`. */
+  bare: string;
+  /** `bare` without leading/trailing underscores: `__init__` → `init`, `_send` → `send`. */
+  core: string;
+  /** Space-padded camel/snake words of the label, for whole-word tests with `includes`. */
+  words: string;
+  degree: number;
+}
+
+interface TermStats {
+  idf: number;
+  /** Entry indexes whose normLabel contains the term. */
+  labelHits: number[];
+  /** Entry indexes whose source path contains the term. */
+  fileHits: number[];
+}
+
+export interface QueryIndex {
+  readonly entries: NodeEntry[];
+  readonly byId: Map<string, number>;
+  /** Degree at or above which traversal does not expand a node: max(50, p99). */
+  readonly hubDegree: number;
+  /** Relations and edge contexts present, for "restrict only when such edges exist". */
+  readonly edgeKinds: Set<string>;
+  readonly phrases: Map<string, number[]>;
+  readonly maxPhraseWords: number;
+  readonly labelText: string;
+  readonly labelStarts: Int32Array;
+  readonly fileText: string;
+  readonly fileStarts: Int32Array;
+  readonly fileEntries: Int32Array;
+  readonly termCache: Map<string, TermStats>;
+  readonly relationStems: Map<string, string[]>;
+  readonly relationStemSet: Set<string>;
+  readonly signature: string;
+}
+
+const TERM_CACHE_MAX = 4096;
+const indexes = new WeakMap<KnowledgeGraph, QueryIndex>();
+
+function signatureOf(graph: KnowledgeGraph): string {
+  return `${graph.nodes.size}/${graph.edges.size}`;
+}
+
+/**
+ * The retrieval index of a graph, built once per graph instance and rebuilt when its node or
+ * edge count changes. A change that keeps both counts (an in-place relabel) must call
+ * `forgetQueryIndex`: the model has no revision counter to notice it.
+ */
+export function getQueryIndex(graph: KnowledgeGraph): QueryIndex {
+  const cached = indexes.get(graph);
+  if (cached && cached.signature === signatureOf(graph)) return cached;
+  const built = buildIndex(graph);
+  indexes.set(graph, built);
+  return built;
+}
+
+export function forgetQueryIndex(graph: KnowledgeGraph): void {
+  indexes.delete(graph);
+}
+
+function buildIndex(graph: KnowledgeGraph): QueryIndex {
+  const entries: NodeEntry[] = [];
+  const byId = new Map<string, number>();
+  const labelParts: string[] = [];
+  const labelStarts: number[] = [];
+  const fileParts: string[] = [];
+  const fileStarts: number[] = [];
+  const fileEntries: number[] = [];
+  const phrases = new Map<string, number[]>();
+  let maxPhraseWords = 1;
+  let labelLength = 0;
+  let fileLength = 0;
+  const degrees: number[] = [];
+
+  for (const node of graph.nodes.values()) {
+    const i = entries.length;
+    const norm = node.normLabel.replace(/\n/g, " ");
+    const bare = stripCallSuffix(norm);
+    const degree = graph.degree(node.id);
+    entries.push({
+      node,
+      norm,
+      bare,
+      core: bare.replace(/^_+|_+$/g, ""),
+      words: ` ${identifierWords(node.label).join(" ")} `,
+      degree,
+    });
+    degrees.push(degree);
+    byId.set(node.id, i);
+    labelStarts.push(labelLength);
+    labelParts.push(norm);
+    labelLength += norm.length + 1;
+    if (node.sourceFile) {
+      const file = node.sourceFile.toLowerCase().replace(/\n/g, " ");
+      fileStarts.push(fileLength);
+      fileEntries.push(i);
+      fileParts.push(file);
+      fileLength += file.length + 1;
+    }
+    const tokens = tokenize(node.label);
+    if (tokens.length > 1) {
+      const key = tokens.join(" ");
+      const list = phrases.get(key);
+      if (list) list.push(i);
+      else phrases.set(key, [i]);
+      maxPhraseWords = Math.max(maxPhraseWords, tokens.length);
+    }
+  }
+
+  degrees.sort((a, b) => a - b);
+  const p99 = degrees.length ? (degrees[Math.min(degrees.length - 1, Math.floor(0.99 * degrees.length))] ?? 0) : 0;
+
+  const edgeKinds = new Set<string>();
+  const relationStems = new Map<string, string[]>();
+  const relationStemSet = new Set<string>();
+  for (const edge of graph.edges.values()) {
+    edgeKinds.add(edge.relation);
+    const context = edge.attrs.context;
+    if (typeof context === "string") edgeKinds.add(context);
+    if (!relationStems.has(edge.relation)) {
+      const stems = relationWordStems(edge.relation);
+      relationStems.set(edge.relation, stems);
+      for (const s of stems) relationStemSet.add(s);
+    }
+  }
+
+  return {
+    entries,
+    byId,
+    hubDegree: Math.max(50, p99),
+    edgeKinds,
+    phrases,
+    maxPhraseWords: Math.min(maxPhraseWords, 12),
+    labelText: labelParts.join("\n"),
+    labelStarts: Int32Array.from(labelStarts),
+    fileText: fileParts.join("\n"),
+    fileStarts: Int32Array.from(fileStarts),
+    fileEntries: Int32Array.from(fileEntries),
+    termCache: new Map(),
+    relationStems,
+    relationStemSet,
+    signature: signatureOf(graph),
+  };
+}
+
+function relationWordStems(relation: string): string[] {
+  return [...new Set(identifierWords(relation).filter((w) => w.length > 2 && !STOPWORDS.has(w)).map(stem))];
+}
+
+/** Index of the segment holding `pos` in a "\n"-joined text whose segments start at `starts`. */
+function segmentAt(starts: Int32Array, pos: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((starts[mid] ?? 0) <= pos) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function scan(text: string, starts: Int32Array, term: string): number[] {
+  const hits: number[] = [];
+  let pos = text.indexOf(term);
+  while (pos !== -1) {
+    const seg = segmentAt(starts, pos);
+    hits.push(seg);
+    const next = starts[seg + 1];
+    if (next === undefined) break;
+    pos = text.indexOf(term, next);
+  }
+  return hits;
+}
+
+/** IDF `ln(1+N/(1+df))` over normalised-label substrings, and the hits that produced it. Cached. */
+export function termStats(index: QueryIndex, term: string): TermStats {
+  const cached = index.termCache.get(term);
+  if (cached) return cached;
+  const labelHits = scan(index.labelText, index.labelStarts, term);
+  const fileHits = scan(index.fileText, index.fileStarts, term).map((seg) => index.fileEntries[seg] ?? 0);
+  const stats = { idf: Math.log(1 + index.entries.length / (1 + labelHits.length)), labelHits, fileHits };
+  if (index.termCache.size >= TERM_CACHE_MAX) index.termCache.clear();
+  index.termCache.set(term, stats);
+  return stats;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scoring shared with expand-hops
+
+/** graphify's per-term points: exact label 1000, prefix (or whole word) 100, substring 1. */
+const LEVEL_POINTS = [0, 1, 100, 1000] as const;
+
+function level(entry: NodeEntry, term: string): 0 | 1 | 2 | 3 {
+  if (entry.norm === term || entry.bare === term || entry.core === term) return 3;
+  if (
+    entry.norm.startsWith(term) ||
+    entry.bare.startsWith(term) ||
+    entry.core.startsWith(term) ||
+    entry.words.includes(` ${term} `)
+  ) {
+    return 2;
+  }
+  return entry.norm.includes(term) ? 1 : 0;
+}
+
+export interface PreparedTerm {
+  term: string;
+  /** Singular form tried as well ("requests" → "request"). */
+  variant: string | null;
+  idf: number;
+  variantIdf: number;
+  /** Weight of label matches: 1, or GENERIC_WEIGHT for generic and relation-naming words. */
+  weight: number;
+  /** Whether the word names a relation of this graph (it ranks edges rather than picking seeds). */
+  namesRelation: boolean;
+  stem: string;
+}
+
+export function prepareTerms(index: QueryIndex, terms: readonly string[]): PreparedTerm[] {
+  return terms.map((term) => {
+    const variant = term.length > 3 && term.endsWith("s") && !term.endsWith("ss") ? term.slice(0, -1) : null;
+    const s = stem(term);
+    let namesRelation = false;
+    for (const r of index.relationStemSet) {
+      if (stemsMeet(s, r)) {
+        namesRelation = true;
+        break;
+      }
+    }
+    return {
+      term,
+      variant,
+      idf: termStats(index, term).idf,
+      variantIdf: variant ? termStats(index, variant).idf : 0,
+      weight: GENERIC.has(term) || namesRelation ? GENERIC_WEIGHT : 1,
+      namesRelation,
+      stem: s,
+    };
+  });
+}
+
+/** Points a node earns for one term, and the match level (0 none … 3 exact). */
+function termPoints(entry: NodeEntry, t: PreparedTerm): { points: number; level: number } {
+  const l = level(entry, t.term);
+  let points = LEVEL_POINTS[l] * t.idf;
+  let best: number = l;
+  if (t.variant && l < 3) {
+    const lv = level(entry, t.variant);
+    const pv = LEVEL_POINTS[lv] * t.variantIdf;
+    if (pv > points) {
+      points = pv;
+      best = lv;
+    }
+  }
+  return { points: points * t.weight, level: best };
+}
+
+/** Relevance of a node label to the terms, on the scale of one relation match (exact = idf). */
+export function labelRelevance(index: QueryIndex, nodeId: string, terms: readonly PreparedTerm[]): number {
+  const i = index.byId.get(nodeId);
+  const entry = i === undefined ? undefined : index.entries[i];
+  if (!entry) return 0;
+  let sum = 0;
+  for (const t of terms) sum += termPoints(entry, t).points / 1000;
+  return sum;
+}
+
+/** Relevance of a relation name to the terms: full idf per question word it shares a stem with. */
+export function relationRelevance(index: QueryIndex, relation: string, terms: readonly PreparedTerm[]): number {
+  let stems = index.relationStems.get(relation);
+  if (!stems) {
+    stems = relationWordStems(relation);
+    index.relationStems.set(relation, stems);
+  }
+  let sum = 0;
+  for (const t of terms) {
+    if (stems.some((s) => stemsMeet(t.stem, s))) sum += t.idf;
+  }
+  return sum;
+}
+
+export function compareEdgeKeys(a: string, b: string): number {
+  const ma = /^e(\d+)$/.exec(a);
+  const mb = /^e(\d+)$/.exec(b);
+  if (ma && mb) return Number(ma[1]) - Number(mb[1]);
+  if (ma) return -1;
+  if (mb) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function isHub(index: QueryIndex, nodeId: string): boolean {
+  const i = index.byId.get(nodeId);
+  const entry = i === undefined ? undefined : index.entries[i];
+  return entry !== undefined && entry.degree >= index.hubDegree;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query
+
+/** Traversal stops adding nodes here: a safety net for hub-heavy graphs, not a relevance rule. */
+const MAX_VISITED = 5000;
+const SEED_FLOOR = 0.2;
+
+interface Scored {
+  i: number;
+  score: number;
+}
+
+export function queryGraph({
+  graph,
+  question,
+  maxSeeds = 3,
+  depth = 2,
+  limit,
+  budgetChars,
+}: QueryGraphOptions): QueryGraphResult {
+  const index = getQueryIndex(graph);
+  const terms = questionTerms(question);
+  const prepared = prepareTerms(index, terms);
+  const seeds = pickSeeds(index, question, prepared, maxSeeds);
+  const seedIds = new Set(seeds.map((s) => s.id));
+
+  const restrict = new Set<string>();
+  for (const t of terms) for (const r of TRAVERSAL_WORDS[t] ?? []) if (index.edgeKinds.has(r)) restrict.add(r);
+  const allowed = (e: GraphEdge) => restrict.size === 0 || edgeHasKind(e, restrict);
+
+  // Breadth-first, seeds at depth 0; nodes reached by traversal are not expanded when hubs.
+  const depthOf = new Map<string, number>();
+  for (const s of seeds) depthOf.set(s.id, 0);
+  let frontier = seeds.map((s) => s.id);
+  for (let d = 1; d <= depth && frontier.length > 0 && depthOf.size < MAX_VISITED; d++) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      if (!seedIds.has(id) && isHub(index, id)) continue;
+      for (const e of graph.incidentEdges(id)) {
+        if (!allowed(e)) continue;
+        const other = e.source === id ? e.target : e.source;
+        if (depthOf.has(other)) continue;
+        depthOf.set(other, d);
+        next.push(other);
+        if (depthOf.size >= MAX_VISITED) break;
+      }
+      if (depthOf.size >= MAX_VISITED) break;
+    }
+    frontier = next;
+  }
+
+  // Induced edges: every edge whose both ends were visited. Scanning from non-hub (or seed)
+  // nodes finds each such edge except hub–hub ones, at O(visited·degree) instead of O(edges).
+  const ranked: { edge: GraphEdge; kind: number; seedTouch: number; relevance: number; dist: number }[] = [];
+  const seen = new Set<string>();
+  for (const id of depthOf.keys()) {
+    if (!seedIds.has(id) && isHub(index, id)) continue;
+    for (const e of graph.incidentEdges(id)) {
+      if (seen.has(e.key)) continue;
+      const ds = depthOf.get(e.source);
+      const dt = depthOf.get(e.target);
+      if (ds === undefined || dt === undefined) continue;
+      seen.add(e.key);
+      ranked.push({
+        edge: e,
+        kind: restrict.size > 0 && edgeHasKind(e, restrict) ? 1 : 0,
+        seedTouch: (seedIds.has(e.source) ? 1 : 0) + (e.source !== e.target && seedIds.has(e.target) ? 1 : 0),
+        relevance:
+          relationRelevance(index, e.relation, prepared) +
+          labelRelevance(index, e.source, prepared) +
+          (e.source === e.target ? 0 : labelRelevance(index, e.target, prepared)),
+        dist: Math.min(ds, dt),
+      });
+    }
+  }
+  ranked.sort(
+    (a, b) =>
+      b.kind - a.kind ||
+      b.seedTouch - a.seedTouch ||
+      b.relevance - a.relevance ||
+      a.dist - b.dist ||
+      compareEdgeKeys(a.edge.key, b.edge.key),
+  );
+
+  const triples: Triple[] = [];
+  const edgeKeys: string[] = [];
+  let used = 0;
+  for (const r of ranked) {
+    if (limit !== undefined && triples.length >= limit) break;
+    const triple = graph.toTriple(r.edge);
+    if (budgetChars !== undefined) {
+      const cost = triple.subject.length + triple.relation.length + triple.object.length + 3;
+      if (used + cost > budgetChars) break;
+      used += cost;
+    }
+    triples.push(triple);
+    edgeKeys.push(r.edge.key);
+  }
+  return { seeds, triples, edgeKeys, nodes: [...depthOf.keys()], terms };
+}
+
+function edgeHasKind(e: GraphEdge, kinds: ReadonlySet<string>): boolean {
+  const context = e.attrs.context;
+  return kinds.has(e.relation) || (typeof context === "string" && kinds.has(context));
+}
+
+function pickSeeds(index: QueryIndex, question: string, terms: readonly PreparedTerm[], maxSeeds: number): QuerySeed[] {
+  if (maxSeeds <= 0) return [];
+  const total = new Map<number, number>();
+  const add = (i: number, p: number) => total.set(i, (total.get(i) ?? 0) + p);
+  // Per term: best node at prefix/word level or better, for the guaranteed seed.
+  const perTerm: { t: PreparedTerm; points: Map<number, number> }[] = [];
+
+  for (const t of terms) {
+    const stats = termStats(index, t.term);
+    const hits = t.variant ? termStats(index, t.variant).labelHits : stats.labelHits;
+    const points = new Map<number, number>();
+    for (const i of hits) {
+      const entry = index.entries[i];
+      if (!entry) continue;
+      const m = termPoints(entry, t);
+      if (m.points <= 0) continue;
+      add(i, m.points);
+      if (m.level >= 2) points.set(i, m.points);
+    }
+    for (const i of stats.fileHits) add(i, 0.5 * stats.idf * t.weight);
+    perTerm.push({ t, points });
+  }
+
+  // A run of question words spelling a whole multi-word label is that node, exactly.
+  const tokens = tokenize(question);
+  const weightOf = new Map(terms.map((t) => [t.term, t.idf * t.weight]));
+  for (let a = 0; a < tokens.length; a++) {
+    for (let n = 2; n <= index.maxPhraseWords && a + n <= tokens.length; n++) {
+      const words = tokens.slice(a, a + n);
+      const hits = index.phrases.get(words.join(" "));
+      if (!hits) continue;
+      let w = 0;
+      for (const word of new Set(words)) w += weightOf.get(word) ?? 0;
+      for (const i of hits) add(i, 1000 * w);
+    }
+  }
+
+  const byRank = (a: Scored, b: Scored) =>
+    b.score - a.score ||
+    (index.entries[b.i]?.degree ?? 0) - (index.entries[a.i]?.degree ?? 0) ||
+    compareIds(index.entries[a.i]?.node.id ?? "", index.entries[b.i]?.node.id ?? "");
+  const ranked: Scored[] = [...total].map(([i, score]) => ({ i, score })).sort(byRank);
+  const top = ranked[0];
+  if (!top || top.score <= 0) return [];
+
+  const chosen: Scored[] = [top];
+  const has = (i: number) => chosen.some((c) => c.i === i);
+  const covers = (i: number, p: Map<number, number>) => p.has(i);
+
+  // v0.9: each distinct matched word gets its best node, strongest words first. Generic and
+  // relation-naming words get none: they are what hijacked seeds.
+  const guaranteed = perTerm
+    .filter((p) => p.t.weight === 1 && p.points.size > 0)
+    .map((p) => {
+      const best = [...p.points]
+        .map(([i, pts]) => ({ i, pts, score: total.get(i) ?? 0 }))
+        .sort((a, b) => b.pts - a.pts || byRank({ i: a.i, score: a.score }, { i: b.i, score: b.score }))[0];
+      return { p, best };
+    })
+    .sort((a, b) => (b.best?.pts ?? 0) - (a.best?.pts ?? 0));
+  for (const { p, best } of guaranteed) {
+    if (chosen.length >= maxSeeds) break;
+    if (!best || chosen.some((c) => covers(c.i, p.points))) continue;
+    if (!has(best.i)) chosen.push({ i: best.i, score: best.score });
+  }
+  for (const r of ranked) {
+    if (chosen.length >= maxSeeds || r.score < SEED_FLOOR * top.score) break;
+    if (!has(r.i)) chosen.push(r);
+  }
+
+  return chosen.map((c) => {
+    const node = index.entries[c.i]?.node;
+    return { id: node?.id ?? "", label: node?.label ?? "", score: Math.round(c.score * 1000) / 1000 };
+  });
+}
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text
+
+/**
+ * graphify-style text: `NODE …` lines then `EDGE …` lines within `budget`×3 characters
+ * (graphify's budget is in tokens of about three characters). At least half of it is kept for
+ * EDGE lines whenever there are edges to fill it: nodes crowding out every edge was graphify's
+ * most reported failure on broad questions.
+ */
+export function formatQueryText(graph: KnowledgeGraph, result: QueryGraphResult, budget = 2000): string {
+  const maxChars = Math.max(0, Math.floor(budget * 3));
+  const edgeLines: string[] = [];
+  result.edgeKeys.forEach((key, i) => {
+    const edge = graph.edges.get(key);
+    const triple = result.triples[i];
+    if (!triple) return;
+    const confidence = edge?.attrs.confidence;
+    const tag = typeof confidence === "string" ? ` [${confidence}]` : "";
+    edgeLines.push(`EDGE ${triple.subject} --${triple.relation}${tag}--> ${triple.object}`);
+  });
+
+  const order: string[] = [];
+  const listed = new Set<string>();
+  const push = (id: string) => {
+    if (!listed.has(id) && graph.nodes.has(id)) {
+      listed.add(id);
+      order.push(id);
+    }
+  };
+  for (const s of result.seeds) push(s.id);
+  for (const t of result.triples) {
+    push(t.subject_id);
+    push(t.object_id);
+  }
+  for (const id of result.nodes) push(id);
+
+  const edgeNeed = edgeLines.reduce((n, l) => n + l.length + 1, 0);
+  const nodeBudget = Math.max(Math.floor(maxChars / 2), maxChars - edgeNeed);
+  const lines: string[] = [];
+  let used = 0;
+  for (const id of order) {
+    const node = graph.getNode(id);
+    if (!node) continue;
+    const line = `NODE ${node.label} [src=${node.sourceFile ?? ""} loc=${node.sourceLocation ?? ""} community=${node.community ?? ""}]`;
+    if (used + line.length + 1 > nodeBudget) break;
+    lines.push(line);
+    used += line.length + 1;
+  }
+  for (const line of edgeLines) {
+    if (used + line.length + 1 > maxChars) break;
+    lines.push(line);
+    used += line.length + 1;
+  }
+  return lines.join("\n");
+}
