@@ -5,10 +5,11 @@
  */
 import type { GraphEdge, KnowledgeGraph, Triple } from "../graph/model";
 import {
-  compareEdgeKeys,
+  edgeOrdinal,
   getQueryIndex,
   isHub,
   labelRelevance,
+  nodeEntry,
   prepareTerms,
   questionTerms,
   relationRelevance,
@@ -39,12 +40,31 @@ interface Candidate {
   relevance: number;
   hop: number;
   newDegree: number;
+  ordinal: number;
 }
 
 export function expandHops({ graph, entities, question, hops = 1, cap, exclude }: ExpandHopsOptions): ExpandHopsResult {
   const index = getQueryIndex(graph);
   const terms = prepareTerms(index, questionTerms(question));
-  const candidates = new Map<string, Candidate>();
+  const relationScore = new Map<string, number>();
+  // Only the best `cap` are kept, by binary insertion: a hub entity brings thousands of
+  // candidates and sorting them all dominated the cost.
+  const best: Candidate[] = [];
+  const offer = (c: Candidate) => {
+    const worst = best[best.length - 1];
+    if (best.length >= cap && worst && !ranksBefore(c, worst)) return;
+    let lo = 0;
+    let hi = best.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      const m = best[mid];
+      if (m && ranksBefore(c, m)) hi = mid;
+      else lo = mid + 1;
+    }
+    best.splice(lo, 0, c);
+    if (best.length > cap) best.pop();
+  };
+  const taken = new Set<string>();
   const reached = new Set<string>();
   let frontier: string[] = [];
   for (const id of entities) {
@@ -61,14 +81,22 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
       // the way are not, or a second hop through "English" would pull in half of MetaQA.
       if (hop > 1 && isHub(index, id)) continue;
       for (const edge of graph.incidentEdges(id)) {
-        if (exclude?.has(edge.key) || candidates.has(edge.key)) continue;
+        if (taken.has(edge.key) || exclude?.has(edge.key)) continue;
+        taken.add(edge.key);
         const other = edge.source === id ? edge.target : edge.source;
-        candidates.set(edge.key, {
+        let rel = relationScore.get(edge.relation);
+        if (rel === undefined) {
+          rel = relationRelevance(index, edge.relation, terms);
+          relationScore.set(edge.relation, rel);
+        }
+        const entry = nodeEntry(index, other);
+        offer({
           edge,
           // Relation + the endpoint this edge adds; the endpoint we came from says nothing new.
-          relevance: relationRelevance(index, edge.relation, terms) + labelRelevance(index, other, terms),
+          relevance: rel + labelRelevance(entry, terms),
           hop,
-          newDegree: graph.degree(other),
+          newDegree: entry?.degree ?? 0,
+          ordinal: edgeOrdinal(edge.key),
         });
         if (!reached.has(other)) {
           reached.add(other);
@@ -79,20 +107,11 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
     frontier = next;
   }
 
-  const ranked = [...candidates.values()].sort(
-    (a, b) =>
-      b.relevance - a.relevance ||
-      a.hop - b.hop ||
-      // A low-degree endpoint is a specific fact; a hub endpoint ("English", "1944") is noise.
-      a.newDegree - b.newDegree ||
-      compareEdgeKeys(a.edge.key, b.edge.key),
-  );
-
   const triples: Triple[] = [];
   const edgeKeys: string[] = [];
   const found: string[] = [];
   const foundSet = new Set<string>();
-  for (const c of ranked.slice(0, Math.max(0, cap))) {
+  for (const c of best) {
     triples.push(graph.toTriple(c.edge));
     edgeKeys.push(c.edge.key);
     for (const id of [c.edge.source, c.edge.target]) {
@@ -103,4 +122,13 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
     }
   }
   return { triples, edgeKeys, entities: found };
+}
+
+function ranksBefore(a: Candidate, b: Candidate): boolean {
+  if (a.relevance !== b.relevance) return a.relevance > b.relevance;
+  if (a.hop !== b.hop) return a.hop < b.hop;
+  // A low-degree endpoint is a specific fact; a hub endpoint ("English", "1944") is noise.
+  if (a.newDegree !== b.newDegree) return a.newDegree < b.newDegree;
+  if (a.ordinal !== b.ordinal) return a.ordinal < b.ordinal;
+  return a.edge.key < b.edge.key;
 }

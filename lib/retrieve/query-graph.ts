@@ -111,7 +111,7 @@ function stemsMeet(a: string, b: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // Per-graph index
 
-interface NodeEntry {
+export interface NodeEntry {
   node: GraphNode;
   norm: string;
   /** normLabel without `()` / leading `.`. */
@@ -139,6 +139,8 @@ export interface QueryIndex {
   /** Relations and edge contexts present, for "restrict only when such edges exist". */
   readonly edgeKinds: Set<string>;
   readonly phrases: Map<string, number[]>;
+  /** Label words of MIN_WORD_PREFIX+ characters → entries, for "question word begins with a label word". */
+  readonly words: Map<string, number[]>;
   readonly maxPhraseWords: number;
   readonly labelText: string;
   readonly labelStarts: Int32Array;
@@ -152,6 +154,7 @@ export interface QueryIndex {
 }
 
 const TERM_CACHE_MAX = 4096;
+const MIN_WORD_PREFIX = 4;
 const indexes = new WeakMap<KnowledgeGraph, QueryIndex>();
 
 function signatureOf(graph: KnowledgeGraph): string {
@@ -184,6 +187,7 @@ function buildIndex(graph: KnowledgeGraph): QueryIndex {
   const fileStarts: number[] = [];
   const fileEntries: number[] = [];
   const phrases = new Map<string, number[]>();
+  const words = new Map<string, number[]>();
   let maxPhraseWords = 1;
   let labelLength = 0;
   let fileLength = 0;
@@ -194,14 +198,21 @@ function buildIndex(graph: KnowledgeGraph): QueryIndex {
     const norm = node.normLabel.replace(/\n/g, " ");
     const bare = stripCallSuffix(norm);
     const degree = graph.degree(node.id);
+    const labelWords = identifierWords(node.label);
     entries.push({
       node,
       norm,
       bare,
       core: bare.replace(/^_+|_+$/g, ""),
-      words: ` ${identifierWords(node.label).join(" ")} `,
+      words: ` ${labelWords.join(" ")} `,
       degree,
     });
+    for (const w of new Set(labelWords)) {
+      if (w.length < MIN_WORD_PREFIX) continue;
+      const list = words.get(w);
+      if (list) list.push(i);
+      else words.set(w, [i]);
+    }
     degrees.push(degree);
     byId.set(node.id, i);
     labelStarts.push(labelLength);
@@ -247,6 +258,7 @@ function buildIndex(graph: KnowledgeGraph): QueryIndex {
     hubDegree: Math.max(50, p99),
     edgeKinds,
     phrases,
+    words,
     maxPhraseWords: Math.min(maxPhraseWords, 12),
     labelText: labelParts.join("\n"),
     labelStarts: Int32Array.from(labelStarts),
@@ -372,10 +384,13 @@ function termPoints(entry: NodeEntry, t: PreparedTerm): { points: number; level:
   return { points: points * t.weight, level: best };
 }
 
-/** Relevance of a node label to the terms, on the scale of one relation match (exact = idf). */
-export function labelRelevance(index: QueryIndex, nodeId: string, terms: readonly PreparedTerm[]): number {
+export function nodeEntry(index: QueryIndex, nodeId: string): NodeEntry | undefined {
   const i = index.byId.get(nodeId);
-  const entry = i === undefined ? undefined : index.entries[i];
+  return i === undefined ? undefined : index.entries[i];
+}
+
+/** Relevance of a node label to the terms, on the scale of one relation match (exact = idf). */
+export function labelRelevance(entry: NodeEntry | undefined, terms: readonly PreparedTerm[]): number {
   if (!entry) return 0;
   let sum = 0;
   for (const t of terms) sum += termPoints(entry, t).points / 1000;
@@ -396,18 +411,19 @@ export function relationRelevance(index: QueryIndex, relation: string, terms: re
   return sum;
 }
 
+/** Sort position of an edge key: `e<n>` by n (import order), other keys after them. */
+export function edgeOrdinal(key: string): number {
+  return /^e\d+$/.test(key) ? Number(key.slice(1)) : Number.MAX_SAFE_INTEGER;
+}
+
 export function compareEdgeKeys(a: string, b: string): number {
-  const ma = /^e(\d+)$/.exec(a);
-  const mb = /^e(\d+)$/.exec(b);
-  if (ma && mb) return Number(ma[1]) - Number(mb[1]);
-  if (ma) return -1;
-  if (mb) return 1;
+  const d = edgeOrdinal(a) - edgeOrdinal(b);
+  if (d !== 0) return d;
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function isHub(index: QueryIndex, nodeId: string): boolean {
-  const i = index.byId.get(nodeId);
-  const entry = i === undefined ? undefined : index.entries[i];
+  const entry = nodeEntry(index, nodeId);
   return entry !== undefined && entry.degree >= index.hubDegree;
 }
 
@@ -417,11 +433,6 @@ export function isHub(index: QueryIndex, nodeId: string): boolean {
 /** Traversal stops adding nodes here: a safety net for hub-heavy graphs, not a relevance rule. */
 const MAX_VISITED = 5000;
 const SEED_FLOOR = 0.2;
-
-interface Scored {
-  i: number;
-  score: number;
-}
 
 export function queryGraph({
   graph,
@@ -434,7 +445,7 @@ export function queryGraph({
   const index = getQueryIndex(graph);
   const terms = questionTerms(question);
   const prepared = prepareTerms(index, terms);
-  const seeds = pickSeeds(index, question, prepared, maxSeeds);
+  const seeds = pickSeeds(graph, index, question, prepared, maxSeeds);
   const seedIds = new Set(seeds.map((s) => s.id));
 
   const restrict = new Set<string>();
@@ -464,7 +475,7 @@ export function queryGraph({
 
   // Induced edges: every edge whose both ends were visited. Scanning from non-hub (or seed)
   // nodes finds each such edge except hub–hub ones, at O(visited·degree) instead of O(edges).
-  const ranked: { edge: GraphEdge; kind: number; seedTouch: number; relevance: number; dist: number }[] = [];
+  const ranked: { edge: GraphEdge; kind: number; seedTouch: number; relevance: number; dist: number; ord: number }[] = [];
   const seen = new Set<string>();
   for (const id of depthOf.keys()) {
     if (!seedIds.has(id) && isHub(index, id)) continue;
@@ -480,9 +491,10 @@ export function queryGraph({
         seedTouch: (seedIds.has(e.source) ? 1 : 0) + (e.source !== e.target && seedIds.has(e.target) ? 1 : 0),
         relevance:
           relationRelevance(index, e.relation, prepared) +
-          labelRelevance(index, e.source, prepared) +
-          (e.source === e.target ? 0 : labelRelevance(index, e.target, prepared)),
+          labelRelevance(nodeEntry(index, e.source), prepared) +
+          (e.source === e.target ? 0 : labelRelevance(nodeEntry(index, e.target), prepared)),
         dist: Math.min(ds, dt),
+        ord: edgeOrdinal(e.key),
       });
     }
   }
@@ -492,7 +504,8 @@ export function queryGraph({
       b.seedTouch - a.seedTouch ||
       b.relevance - a.relevance ||
       a.dist - b.dist ||
-      compareEdgeKeys(a.edge.key, b.edge.key),
+      a.ord - b.ord ||
+      compareIds(a.edge.key, b.edge.key),
   );
 
   const triples: Triple[] = [];
@@ -517,24 +530,46 @@ function edgeHasKind(e: GraphEdge, kinds: ReadonlySet<string>): boolean {
   return kinds.has(e.relation) || (typeof context === "string" && kinds.has(context));
 }
 
-function pickSeeds(index: QueryIndex, question: string, terms: readonly PreparedTerm[], maxSeeds: number): QuerySeed[] {
+/** Ties larger than this are ordered by degree alone: neighbour support costs O(degree) each. */
+const SUPPORT_POOL = 200;
+/** Neighbours examined per node for support; hubs are rarely the node a tie is about. */
+const SUPPORT_NEIGHBOURS = 500;
+
+function pickSeeds(
+  graph: KnowledgeGraph,
+  index: QueryIndex,
+  question: string,
+  terms: readonly PreparedTerm[],
+  maxSeeds: number,
+): QuerySeed[] {
   if (maxSeeds <= 0) return [];
   const total = new Map<number, number>();
   const add = (i: number, p: number) => total.set(i, (total.get(i) ?? 0) + p);
-  // Per term: best node at prefix/word level or better, for the guaranteed seed.
+  // Per term: nodes matching at prefix/word level or better, for the guaranteed seed.
   const perTerm: { t: PreparedTerm; points: Map<number, number> }[] = [];
 
   for (const t of terms) {
     const stats = termStats(index, t.term);
     const hits = t.variant ? termStats(index, t.variant).labelHits : stats.labelHits;
     const points = new Map<number, number>();
+    const matched = new Set<number>();
     for (const i of hits) {
       const entry = index.entries[i];
       if (!entry) continue;
       const m = termPoints(entry, t);
       if (m.points <= 0) continue;
+      matched.add(i);
       add(i, m.points);
       if (m.level >= 2) points.set(i, m.points);
+    }
+    // A label word that begins the question word ("auth" in "authentication") is a weak,
+    // substring-level match; without it such questions found no seed at all.
+    for (let k = MIN_WORD_PREFIX; k < t.term.length; k++) {
+      for (const i of index.words.get(t.term.slice(0, k)) ?? []) {
+        if (matched.has(i)) continue;
+        matched.add(i);
+        add(i, LEVEL_POINTS[1] * t.idf * t.weight);
+      }
     }
     for (const i of stats.fileHits) add(i, 0.5 * stats.idf * t.weight);
     perTerm.push({ t, points });
@@ -554,42 +589,88 @@ function pickSeeds(index: QueryIndex, question: string, terms: readonly Prepared
     }
   }
 
-  const byRank = (a: Scored, b: Scored) =>
-    b.score - a.score ||
-    (index.entries[b.i]?.degree ?? 0) - (index.entries[a.i]?.degree ?? 0) ||
-    compareIds(index.entries[a.i]?.node.id ?? "", index.entries[b.i]?.node.id ?? "");
-  const ranked: Scored[] = [...total].map(([i, score]) => ({ i, score })).sort(byRank);
-  const top = ranked[0];
-  if (!top || top.score <= 0) return [];
+  const degree = (i: number) => index.entries[i]?.degree ?? 0;
+  const id = (i: number) => index.entries[i]?.node.id ?? "";
+  const byDegree = (a: number, b: number) => degree(b) - degree(a) || compareIds(id(a), id(b));
 
-  const chosen: Scored[] = [top];
-  const has = (i: number) => chosen.some((c) => c.i === i);
-  const covers = (i: number, p: Map<number, number>) => p.has(i);
+  // Equal scores are common (`.send()` in two classes). Prefer the node whose neighbours match
+  // the question's other words: "Client send" means Client's `.send()`, not AsyncClient's.
+  const supportMemo = new Map<number, number>();
+  const support = (i: number): number => {
+    const cached = supportMemo.get(i);
+    if (cached !== undefined) return cached;
+    const entry = index.entries[i];
+    let sum = 0;
+    if (entry) {
+      const neighbours = graph.incidentEdges(entry.node.id).slice(0, SUPPORT_NEIGHBOURS);
+      for (const t of terms) {
+        if (termPoints(entry, t).level > 0) continue;
+        let best = 0;
+        for (const e of neighbours) {
+          const other = nodeEntry(index, e.source === entry.node.id ? e.target : e.source);
+          if (other && other !== entry) best = Math.max(best, termPoints(other, t).points);
+        }
+        sum += best;
+      }
+    }
+    supportMemo.set(i, sum);
+    return sum;
+  };
+  const orderTie = (group: number[]): number[] => {
+    if (group.length <= 1) return group;
+    const pool = [...group].sort(byDegree);
+    if (pool.length > SUPPORT_POOL) return pool;
+    return pool.sort((a, b) => support(b) - support(a) || byDegree(a, b));
+  };
+  /** `items` sorted by `key` descending, each run of equal keys ordered by `orderTie`. */
+  const tieOrdered = (items: number[], key: (i: number) => number, stopBelow: number, want: number): number[] => {
+    const out: number[] = [];
+    let a = 0;
+    while (a < items.length && out.length < want) {
+      const first = items[a];
+      if (first === undefined || key(first) < stopBelow) break;
+      let b = a + 1;
+      while (b < items.length && key(items[b] ?? -1) === key(first)) b++;
+      out.push(...orderTie(items.slice(a, b)));
+      a = b;
+    }
+    return out;
+  };
+
+  const scoreOf = (i: number) => total.get(i) ?? 0;
+  const ranked = [...total.keys()].filter((i) => scoreOf(i) > 0).sort((a, b) => scoreOf(b) - scoreOf(a) || byDegree(a, b));
+  const topIndex = ranked[0];
+  if (topIndex === undefined) return [];
+  const floor = SEED_FLOOR * scoreOf(topIndex);
+  const byScore = tieOrdered(ranked, scoreOf, floor, maxSeeds);
+  const chosen: number[] = byScore.slice(0, 1);
 
   // v0.9: each distinct matched word gets its best node, strongest words first. Generic and
   // relation-naming words get none: they are what hijacked seeds.
   const guaranteed = perTerm
     .filter((p) => p.t.weight === 1 && p.points.size > 0)
     .map((p) => {
-      const best = [...p.points]
-        .map(([i, pts]) => ({ i, pts, score: total.get(i) ?? 0 }))
-        .sort((a, b) => b.pts - a.pts || byRank({ i: a.i, score: a.score }, { i: b.i, score: b.score }))[0];
-      return { p, best };
+      const ptsOf = (i: number) => p.points.get(i) ?? 0;
+      const candidates = [...p.points.keys()].sort((a, b) => ptsOf(b) - ptsOf(a) || scoreOf(b) - scoreOf(a) || byDegree(a, b));
+      const head = candidates[0];
+      const topPts = head === undefined ? 0 : ptsOf(head);
+      const level = candidates.filter((i) => ptsOf(i) === topPts);
+      return { p, best: tieOrdered(level, scoreOf, 0, 1)[0], topPts };
     })
-    .sort((a, b) => (b.best?.pts ?? 0) - (a.best?.pts ?? 0));
+    .sort((a, b) => b.topPts - a.topPts);
   for (const { p, best } of guaranteed) {
     if (chosen.length >= maxSeeds) break;
-    if (!best || chosen.some((c) => covers(c.i, p.points))) continue;
-    if (!has(best.i)) chosen.push({ i: best.i, score: best.score });
+    if (best === undefined || chosen.some((c) => p.points.has(c))) continue;
+    if (!chosen.includes(best)) chosen.push(best);
   }
-  for (const r of ranked) {
-    if (chosen.length >= maxSeeds || r.score < SEED_FLOOR * top.score) break;
-    if (!has(r.i)) chosen.push(r);
+  for (const i of byScore) {
+    if (chosen.length >= maxSeeds) break;
+    if (!chosen.includes(i)) chosen.push(i);
   }
 
-  return chosen.map((c) => {
-    const node = index.entries[c.i]?.node;
-    return { id: node?.id ?? "", label: node?.label ?? "", score: Math.round(c.score * 1000) / 1000 };
+  return chosen.map((i) => {
+    const node = index.entries[i]?.node;
+    return { id: node?.id ?? "", label: node?.label ?? "", score: Math.round(scoreOf(i) * 1000) / 1000 };
   });
 }
 

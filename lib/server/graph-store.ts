@@ -244,3 +244,14 @@ export async function findDocuments(graphId: string, docIds: string[]): Promise<
   });
   return rows.map((r) => ({ ...r, kind: r.kind === "file" ? "file" : "passage" }));
 }
+
+/** How often each relation is used in a version, most used first. */
+export async function findRelationCounts(graphId: string, version: number): Promise<{ relation: string; count: number }[]> {
+  return getSqlite()
+    .prepare(
+      `SELECT relation, COUNT(*) AS count FROM "Edge"
+       WHERE graphId = ? AND validFrom <= ? AND (validTo IS NULL OR validTo > ?)
+       GROUP BY relation ORDER BY count DESC, relation`,
+    )
+    .all(graphId, version, version) as { relation: string; count: number }[];
+}

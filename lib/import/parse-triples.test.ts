@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { AppError } from "../errors";
+import { readData } from "../test/data";
+import { parseLabelFile, parseTriples } from "./parse-triples";
+
+describe("plain triples", () => {
+  it("imports MetaQA's s|r|o knowledge base", () => {
+    const graph = parseTriples(readData("metaqa", "kb.txt"), { source: "kb.txt" });
+    expect(graph.edges.size).toBe(128185);
+    const kismet = graph.outEdges("Kismet").map((e) => graph.toTriple(e));
+    expect(kismet).toContainEqual({
+      subject: "Kismet",
+      relation: "directed_by",
+      object: "William Dieterle",
+      subject_id: "Kismet",
+      object_id: "William Dieterle",
+    });
+  });
+
+  it("imports Countries' tab-separated file", () => {
+    const graph = parseTriples(readData("countries_S1", "graph.txt"));
+    expect(graph.outEdges("palau").map((e) => e.relation)).toContain("locatedIn");
+  });
+
+  it("tolerates CRLF, a BOM, blank lines and comments, keeps parallel edges", () => {
+    const graph = parseTriples("\uFEFF# comment\r\na\tr\tb\r\n\r\na\tr\tb\r\n");
+    expect(graph.nodes.size).toBe(2);
+    expect(graph.edges.size).toBe(2);
+    expect(graph.getNode("a")?.label).toBe("a");
+  });
+
+  it("uses a label map (FB15k-237 entity2text)", () => {
+    const labels = parseLabelFile("/m/1\tJeremy Irons\r\n/m/2\tLondon\r\n");
+    const graph = parseTriples("/m/1\t/people/person/place_of_birth\t/m/2\r\n", { labels });
+    expect(graph.toTriple([...graph.edges.values()][0]!)).toMatchObject({ subject: "Jeremy Irons", object: "London", subject_id: "/m/1" });
+  });
+
+  it.each([
+    ["", "no triples found"],
+    ["a|b\n", "line 1: expected 3 '|'-separated fields"],
+    ["a\tb\tc\nd\te\n", "line 2: expected 3 tab-separated fields"],
+    ["a| |c\n", "line 1: empty subject, relation or object"],
+  ])("rejects %j", (text, message) => {
+    try {
+      parseTriples(text, { source: "t.txt" });
+      expect.unreachable();
+    } catch (e) {
+      expect((e as AppError).code).toBe("PARSE_ERROR");
+      expect((e as AppError).message).toContain(`t.txt: ${message}`);
+    }
+  });
+});
