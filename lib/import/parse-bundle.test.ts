@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError } from "../errors";
+import type { AppError } from "../errors";
 import { readData } from "../test/data";
 import { parseBundle } from "./parse-bundle";
 

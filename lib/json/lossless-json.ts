@@ -376,7 +376,7 @@ export interface StringifyOptions {
 function quote(s: string, ensureAscii: boolean): string {
   const q = JSON.stringify(s);
   if (!ensureAscii) return q;
-  // eslint-disable-next-line no-control-regex
+   
   return q.replace(/[\u007f-\uffff]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 

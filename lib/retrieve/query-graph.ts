@@ -452,61 +452,76 @@ export function queryGraph({
   for (const t of terms) for (const r of TRAVERSAL_WORDS[t] ?? []) if (index.edgeKinds.has(r)) restrict.add(r);
   const allowed = (e: GraphEdge) => restrict.size === 0 || edgeHasKind(e, restrict);
 
-  // Breadth-first, seeds at depth 0; nodes reached by traversal are not expanded when hubs.
-  const depthOf = new Map<string, number>();
-  for (const s of seeds) depthOf.set(s.id, 0);
+  // Breadth-first, seeds at depth 0. Nodes reached by traversal are not expanded when hubs.
+  // Every edge met while expanding is kept as a possible induced edge, so the induced-edge pass
+  // only has to scan the nodes that were never expanded.
+  const visits = new Map<string, Visit>();
+  const met: GraphEdge[] = [];
+  const visit = (id: string, d: number) => {
+    const entry = nodeEntry(index, id);
+    const v: Visit = {
+      depth: d,
+      entry,
+      expandable: seedIds.has(id) || !entry || entry.degree < index.hubDegree,
+      scanned: false,
+      relevance: labelRelevance(entry, prepared),
+    };
+    visits.set(id, v);
+    return v;
+  };
+  for (const s of seeds) visit(s.id, 0);
   let frontier = seeds.map((s) => s.id);
-  for (let d = 1; d <= depth && frontier.length > 0 && depthOf.size < MAX_VISITED; d++) {
+  for (let d = 1; d <= depth && frontier.length > 0 && visits.size < MAX_VISITED; d++) {
     const next: string[] = [];
     for (const id of frontier) {
-      if (!seedIds.has(id) && isHub(index, id)) continue;
-      for (const e of graph.incidentEdges(id)) {
-        if (!allowed(e)) continue;
-        const other = e.source === id ? e.target : e.source;
-        if (depthOf.has(other)) continue;
-        depthOf.set(other, d);
-        next.push(other);
-        if (depthOf.size >= MAX_VISITED) break;
+      const v = visits.get(id);
+      if (!v?.expandable || visits.size >= MAX_VISITED) continue;
+      v.scanned = true;
+      for (const list of [graph.outEdges(id), graph.inEdges(id)]) {
+        for (const e of list) {
+          met.push(e);
+          if (!allowed(e) || visits.size >= MAX_VISITED) continue;
+          const other = e.source === id ? e.target : e.source;
+          if (visits.has(other)) continue;
+          visit(other, d);
+          next.push(other);
+        }
       }
-      if (depthOf.size >= MAX_VISITED) break;
     }
     frontier = next;
   }
-
-  // Induced edges: every edge whose both ends were visited. Scanning from non-hub (or seed)
-  // nodes finds each such edge except hub–hub ones, at O(visited·degree) instead of O(edges).
-  const ranked: { edge: GraphEdge; kind: number; seedTouch: number; relevance: number; dist: number; ord: number }[] = [];
-  const seen = new Set<string>();
-  for (const id of depthOf.keys()) {
-    if (!seedIds.has(id) && isHub(index, id)) continue;
-    for (const e of graph.incidentEdges(id)) {
-      if (seen.has(e.key)) continue;
-      const ds = depthOf.get(e.source);
-      const dt = depthOf.get(e.target);
-      if (ds === undefined || dt === undefined) continue;
-      seen.add(e.key);
-      ranked.push({
-        edge: e,
-        kind: restrict.size > 0 && edgeHasKind(e, restrict) ? 1 : 0,
-        seedTouch: (seedIds.has(e.source) ? 1 : 0) + (e.source !== e.target && seedIds.has(e.target) ? 1 : 0),
-        relevance:
-          relationRelevance(index, e.relation, prepared) +
-          labelRelevance(nodeEntry(index, e.source), prepared) +
-          (e.source === e.target ? 0 : labelRelevance(nodeEntry(index, e.target), prepared)),
-        dist: Math.min(ds, dt),
-        ord: edgeOrdinal(e.key),
-      });
-    }
+  // Induced edges also join two unexpanded nodes (the last layer); scan those that are not hubs.
+  // Only hub–hub edges are missed, the price of O(visited·degree) instead of O(edges).
+  for (const [id, v] of visits) {
+    if (v.scanned || !v.expandable) continue;
+    for (const e of graph.outEdges(id)) met.push(e);
+    for (const e of graph.inEdges(id)) met.push(e);
   }
-  ranked.sort(
-    (a, b) =>
-      b.kind - a.kind ||
-      b.seedTouch - a.seedTouch ||
-      b.relevance - a.relevance ||
-      a.dist - b.dist ||
-      a.ord - b.ord ||
-      compareIds(a.edge.key, b.edge.key),
-  );
+
+  const relationScore = new Map<string, number>();
+  const ranked: RankedEdge[] = [];
+  const seen = new Set<string>();
+  for (const e of met) {
+    const vs = visits.get(e.source);
+    const vt = visits.get(e.target);
+    if (!vs || !vt || seen.has(e.key)) continue;
+    seen.add(e.key);
+    let rel = relationScore.get(e.relation);
+    if (rel === undefined) {
+      rel = relationRelevance(index, e.relation, prepared);
+      relationScore.set(e.relation, rel);
+    }
+    const loop = e.source === e.target;
+    ranked.push({
+      edge: e,
+      kind: restrict.size > 0 && edgeHasKind(e, restrict) ? 1 : 0,
+      seedTouch: (vs.depth === 0 ? 1 : 0) + (!loop && vt.depth === 0 ? 1 : 0),
+      relevance: rel + vs.relevance + (loop ? 0 : vt.relevance),
+      dist: Math.min(vs.depth, vt.depth),
+      ord: edgeOrdinal(e.key),
+    });
+  }
+  ranked.sort(compareRanked);
 
   const triples: Triple[] = [];
   const edgeKeys: string[] = [];
@@ -522,7 +537,37 @@ export function queryGraph({
     triples.push(triple);
     edgeKeys.push(r.edge.key);
   }
-  return { seeds, triples, edgeKeys, nodes: [...depthOf.keys()], terms };
+  return { seeds, triples, edgeKeys, nodes: [...visits.keys()], terms };
+}
+
+interface Visit {
+  depth: number;
+  entry: NodeEntry | undefined;
+  /** Seeds, and nodes below the hub degree. */
+  expandable: boolean;
+  scanned: boolean;
+  relevance: number;
+}
+
+interface RankedEdge {
+  edge: GraphEdge;
+  /** 1 when the question asked for this kind of edge ("calls", "imports"). */
+  kind: number;
+  seedTouch: number;
+  relevance: number;
+  dist: number;
+  ord: number;
+}
+
+function compareRanked(a: RankedEdge, b: RankedEdge): number {
+  return (
+    b.kind - a.kind ||
+    b.seedTouch - a.seedTouch ||
+    b.relevance - a.relevance ||
+    a.dist - b.dist ||
+    a.ord - b.ord ||
+    compareIds(a.edge.key, b.edge.key)
+  );
 }
 
 function edgeHasKind(e: GraphEdge, kinds: ReadonlySet<string>): boolean {

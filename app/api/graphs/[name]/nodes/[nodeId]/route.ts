@@ -1,0 +1,13 @@
+import { getNodeDetails } from "@/lib/server/explore-graph";
+import { nodeParams } from "../../../../_lib/params";
+import { respond } from "../../../../_lib/respond";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+export async function GET(_request: Request, ctx: { params: Promise<{ name: string; nodeId: string }> }) {
+  return respond(async () => {
+    const { name, nodeId } = nodeParams.parse(await ctx.params);
+    return getNodeDetails({ name, nodeId });
+  });
+}

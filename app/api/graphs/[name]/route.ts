@@ -1,0 +1,13 @@
+import { getGraphSummary } from "@/lib/server/graph-store";
+import { graphParams } from "../../_lib/params";
+import { respond } from "../../_lib/respond";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+export async function GET(_request: Request, ctx: { params: Promise<{ name: string }> }) {
+  return respond(async () => {
+    const { name } = graphParams.parse(await ctx.params);
+    return getGraphSummary(name);
+  });
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { AppError } from "@/lib/errors";
+import { findGraphs } from "@/lib/server/graph-store";
+import { importGraphFromPath } from "@/lib/server/import-graph";
+import { respond } from "../_lib/respond";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+const optionalText = z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().trim().optional());
+
+const importPathBody = z.object({
+  path: z.string().trim().min(1, "give the path of a graph file or folder on the server"),
+  name: optionalText,
+  format: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["graphify", "triples", "bundle"]).optional()),
+  root: optionalText,
+});
+
+export async function GET() {
+  return respond(() => findGraphs());
+}
+
+export async function POST(request: Request) {
+  return respond(
+    async () => {
+      const body = importPathBody.parse(await readJson(request));
+      return importGraphFromPath(body);
+    },
+    { status: 201 },
+  );
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  try {
+    return await request.json();
+  } catch {
+    throw new AppError("INVALID_INPUT", "the request body must be JSON: {path, name?, format?, root?}");
+  }
+}

@@ -1,0 +1,35 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { QueryProvider } from "@/components/query-provider";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Refinery", template: "%s · Refinery" },
+  description: "Question-driven refinement of knowledge graphs with human approval",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <header className="site-header">
+          <div className="site-header__inner">
+            <Link href="/" className="brand">
+              <span className="brand__mark" aria-hidden="true" />
+              Refinery
+            </Link>
+            <nav aria-label="Main">
+              <Link href="/" className="nav-link">
+                Graphs
+              </Link>
+            </nav>
+          </div>
+        </header>
+        <QueryProvider>
+          <main className="page">{children}</main>
+        </QueryProvider>
+      </body>
+    </html>
+  );
+}

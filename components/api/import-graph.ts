@@ -1,0 +1,49 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { ImportReport } from "@/lib/server/import-graph";
+import { fetchJson } from "./fetch-json";
+import { graphKeys } from "./graph-keys";
+
+export interface ImportFromPathInput {
+  path: string;
+  name?: string;
+  format?: "graphify" | "triples" | "bundle";
+  root?: string;
+}
+
+export function importGraphFromPath(input: ImportFromPathInput): Promise<ImportReport> {
+  return fetchJson<ImportReport>("/api/graphs", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(input),
+  });
+}
+
+export interface UploadGraphInput {
+  file: File;
+  name?: string;
+  format?: "graphify" | "triples";
+}
+
+export function uploadGraph(input: UploadGraphInput): Promise<ImportReport> {
+  const form = new FormData();
+  form.set("file", input.file);
+  if (input.name) form.set("name", input.name);
+  if (input.format) form.set("format", input.format);
+  return fetchJson<ImportReport>("/api/graphs/upload", { method: "POST", body: form });
+}
+
+export function useImportGraphFromPath() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: importGraphFromPath,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: graphKeys.all }),
+  });
+}
+
+export function useUploadGraph() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: uploadGraph,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: graphKeys.all }),
+  });
+}

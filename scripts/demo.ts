@@ -1,0 +1,37 @@
+/**
+ * `npm run demo`: import the bundled demo graph (once), build the app if needed, and start it.
+ * Uses the default database (prisma/refinery.db) unless DATABASE_URL says otherwise.
+ */
+import { spawnSync, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { findGraphs } from "../lib/server/graph-store";
+import { importGraphFromPath } from "../lib/server/import-graph";
+
+const root = path.resolve(import.meta.dirname, "..");
+const DEMO_NAME = "httpx-demo";
+const port = process.env.PORT ?? "3000";
+
+async function main(): Promise<void> {
+  process.chdir(root);
+  const graphs = await findGraphs();
+  if (!graphs.some((g) => g.name === DEMO_NAME)) {
+    const report = await importGraphFromPath({ path: path.join(root, "demo", "httpx"), name: DEMO_NAME });
+    console.log(`imported the demo graph ${DEMO_NAME}: ${report.graph.nodes} nodes, ${report.graph.edges} edges, ${report.graph.documents} source files`);
+  } else {
+    console.log(`demo graph ${DEMO_NAME} already imported`);
+  }
+  if (!fs.existsSync(path.join(root, ".next", "BUILD_ID"))) {
+    console.log("building the app (first run only, about a minute)…");
+    const build = spawnSync("npx", ["next", "build"], { stdio: "inherit", env: process.env });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+  console.log(`\nRefinery is starting on http://localhost:${port}  (LLM provider: heuristic, offline — not an LLM)\n`);
+  const server = spawn("npx", ["next", "start", "-p", port], { stdio: "inherit", env: process.env });
+  server.on("exit", (code) => process.exit(code ?? 0));
+}
+
+main().catch((error: unknown) => {
+  console.error(`demo: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
