@@ -105,7 +105,10 @@ function stem(word: string): string {
 
 function stemsMeet(a: string, b: string): boolean {
   if (a === b) return true;
-  return Math.min(a.length, b.length) >= 4 && (a.startsWith(b) || b.startsWith(a));
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (!long.startsWith(short)) return false;
+  // Three letters meet only a near-equal word ("act" ~ "actor"), not any word they begin.
+  return short.length >= 4 || (short.length === 3 && long.length - short.length <= 2);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -316,19 +319,20 @@ export function termStats(index: QueryIndex, term: string): TermStats {
 // ---------------------------------------------------------------------------------------------
 // Scoring shared with expand-hops
 
-/** graphify's per-term points: exact label 1000, prefix (or whole word) 100, substring 1. */
-const LEVEL_POINTS = [0, 1, 100, 1000] as const;
+/**
+ * Match levels: 1 substring, 2 prefix, 3 whole word (camel/snake split), 4 exact label (also
+ * without `()`). Points are graphify's: exact 1000, prefix or word 100, substring 1. Word and
+ * prefix score alike but only a whole word (or exact) earns a guaranteed seed: "act" is a
+ * prefix of the genre "Action" and must not drag that hub in.
+ */
+const LEVEL_POINTS = [0, 1, 100, 100, 1000] as const;
+type Level = 0 | 1 | 2 | 3 | 4;
+const WORD_LEVEL = 3;
 
-function level(entry: NodeEntry, term: string): 0 | 1 | 2 | 3 {
-  if (entry.norm === term || entry.bare === term || entry.core === term) return 3;
-  if (
-    entry.norm.startsWith(term) ||
-    entry.bare.startsWith(term) ||
-    entry.core.startsWith(term) ||
-    entry.words.includes(` ${term} `)
-  ) {
-    return 2;
-  }
+function level(entry: NodeEntry, term: string): Level {
+  if (entry.norm === term || entry.bare === term || entry.core === term) return 4;
+  if (entry.words.includes(` ${term} `)) return 3;
+  if (entry.norm.startsWith(term) || entry.bare.startsWith(term) || entry.core.startsWith(term)) return 2;
   return entry.norm.includes(term) ? 1 : 0;
 }
 
@@ -368,12 +372,12 @@ export function prepareTerms(index: QueryIndex, terms: readonly string[]): Prepa
   });
 }
 
-/** Points a node earns for one term, and the match level (0 none … 3 exact). */
+/** Points a node earns for one term, and the match level (0 none … 4 exact). */
 function termPoints(entry: NodeEntry, t: PreparedTerm): { points: number; level: number } {
   const l = level(entry, t.term);
   let points = LEVEL_POINTS[l] * t.idf;
   let best: number = l;
-  if (t.variant && l < 3) {
+  if (t.variant && l < 4) {
     const lv = level(entry, t.variant);
     const pv = LEVEL_POINTS[lv] * t.variantIdf;
     if (pv > points) {
@@ -457,19 +461,22 @@ export function queryGraph({
   // only has to scan the nodes that were never expanded.
   const visits = new Map<string, Visit>();
   const met: GraphEdge[] = [];
-  const visit = (id: string, d: number) => {
+  const isHubEntry = (entry: NodeEntry | undefined) => entry !== undefined && entry.degree >= index.hubDegree;
+  // A seed that is a hub is expanded (the question named it) but its neighbours are not:
+  // a second layer through a genre or a year is thousands of unrelated nodes.
+  const visit = (id: string, d: number, viaHub: boolean) => {
     const entry = nodeEntry(index, id);
     const v: Visit = {
       depth: d,
       entry,
-      expandable: seedIds.has(id) || !entry || entry.degree < index.hubDegree,
+      expandable: seedIds.has(id) || (!viaHub && !isHubEntry(entry)),
       scanned: false,
       relevance: labelRelevance(entry, prepared),
     };
     visits.set(id, v);
     return v;
   };
-  for (const s of seeds) visit(s.id, 0);
+  for (const s of seeds) visit(s.id, 0, false);
   let frontier = seeds.map((s) => s.id);
   for (let d = 1; d <= depth && frontier.length > 0 && visits.size < MAX_VISITED; d++) {
     const next: string[] = [];
@@ -477,13 +484,14 @@ export function queryGraph({
       const v = visits.get(id);
       if (!v?.expandable || visits.size >= MAX_VISITED) continue;
       v.scanned = true;
+      const viaHub = isHubEntry(v.entry);
       for (const list of [graph.outEdges(id), graph.inEdges(id)]) {
         for (const e of list) {
           met.push(e);
           if (!allowed(e) || visits.size >= MAX_VISITED) continue;
           const other = e.source === id ? e.target : e.source;
           if (visits.has(other)) continue;
-          visit(other, d);
+          visit(other, d, viaHub);
           next.push(other);
         }
       }
@@ -491,7 +499,8 @@ export function queryGraph({
     frontier = next;
   }
   // Induced edges also join two unexpanded nodes (the last layer); scan those that are not hubs.
-  // Only hub–hub edges are missed, the price of O(visited·degree) instead of O(edges).
+  // Only edges between two unscanned nodes (hub–hub, or under a hub seed) are missed: the price
+  // of O(visited·degree) instead of O(edges).
   for (const [id, v] of visits) {
     if (v.scanned || !v.expandable) continue;
     for (const e of graph.outEdges(id)) met.push(e);
@@ -590,7 +599,7 @@ function pickSeeds(
   if (maxSeeds <= 0) return [];
   const total = new Map<number, number>();
   const add = (i: number, p: number) => total.set(i, (total.get(i) ?? 0) + p);
-  // Per term: nodes matching at prefix/word level or better, for the guaranteed seed.
+  // Per term: nodes matching as a whole word or exactly, for the guaranteed seed.
   const perTerm: { t: PreparedTerm; points: Map<number, number> }[] = [];
 
   for (const t of terms) {
@@ -605,7 +614,7 @@ function pickSeeds(
       if (m.points <= 0) continue;
       matched.add(i);
       add(i, m.points);
-      if (m.level >= 2) points.set(i, m.points);
+      if (m.level >= WORD_LEVEL) points.set(i, m.points);
     }
     // A label word that begins the question word ("auth" in "authentication") is a weak,
     // substring-level match; without it such questions found no seed at all.

@@ -1,0 +1,24 @@
+import { GraphTable } from "@/components/graphs/graph-table";
+import { GraphsEmptyState } from "@/components/graphs/graphs-empty-state";
+import { ImportPanel } from "@/components/graphs/import-panel";
+import { findGraphs } from "@/lib/server/graph-store";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+export default async function GraphsPage() {
+  const graphs = await findGraphs();
+  return (
+    <div className="stack">
+      <div className="page-heading">
+        <h1>Graphs</h1>
+        <p className="muted">
+          Knowledge graphs stored in this Refinery. Open one to search its nodes, walk their neighbourhoods and read the
+          source text behind them.
+        </p>
+      </div>
+      {graphs.length === 0 ? <GraphsEmptyState /> : <GraphTable graphs={graphs} />}
+      <ImportPanel />
+    </div>
+  );
+}

@@ -1,0 +1,41 @@
+import Link from "next/link";
+import type { GraphSummary } from "@/lib/server/graph-store";
+import { formatImportedAt } from "../graphs/graph-table";
+
+const numberFormat = new Intl.NumberFormat("en-US");
+
+export function GraphHeader({ summary }: { summary: GraphSummary }) {
+  const stats = [
+    { id: "nodes", label: "nodes", value: numberFormat.format(summary.nodes) },
+    { id: "edges", label: "edges", value: numberFormat.format(summary.edges) },
+    { id: "documents", label: "documents", value: numberFormat.format(summary.documents) },
+    { id: "questions", label: "questions", value: numberFormat.format(summary.questions) },
+  ];
+  return (
+    <header className="graph-header">
+      <div className="graph-header__title">
+        <nav aria-label="Breadcrumb" className="breadcrumb">
+          <Link href="/">Graphs</Link>
+          <span aria-hidden="true">/</span>
+        </nav>
+        <h1>{summary.name}</h1>
+        <span className="badge">{summary.format}</span>
+        <span className="badge badge--quiet">v{summary.version}</span>
+      </div>
+      <dl className="stats">
+        {stats.map((s) => (
+          <div key={s.id} className="stat">
+            <dd data-testid={`stat-${s.id}`}>{s.value}</dd>
+            <dt>{s.label}</dt>
+          </div>
+        ))}
+        <div className="stat stat--meta">
+          <dd>
+            <time dateTime={summary.createdAt}>{formatImportedAt(summary.createdAt)}</time>
+          </dd>
+          <dt>imported</dt>
+        </div>
+      </dl>
+    </header>
+  );
+}

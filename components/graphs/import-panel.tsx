@@ -1,0 +1,42 @@
+"use client";
+
+import { useState } from "react";
+import { ImportPathForm } from "./import-path-form";
+import { ImportUploadForm } from "./import-upload-form";
+
+type Tab = "path" | "upload";
+
+const TABS: { id: Tab; label: string }[] = [
+  { id: "path", label: "From a path on the server" },
+  { id: "upload", label: "Upload a file" },
+];
+
+export function ImportPanel() {
+  const [tab, setTab] = useState<Tab>("path");
+  return (
+    <section className="card import-panel" aria-labelledby="import-heading">
+      <div className="import-panel__head">
+        <h2 id="import-heading">Import a graph</h2>
+        <div className="tabs" role="tablist" aria-label="Import source">
+          {TABS.map((t) => (
+            <button
+              key={t.id}
+              type="button"
+              role="tab"
+              id={`import-tab-${t.id}`}
+              aria-selected={tab === t.id}
+              aria-controls={`import-panel-${t.id}`}
+              className="tab"
+              onClick={() => setTab(t.id)}
+            >
+              {t.label}
+            </button>
+          ))}
+        </div>
+      </div>
+      <div role="tabpanel" id={`import-panel-${tab}`} aria-labelledby={`import-tab-${tab}`}>
+        {tab === "path" ? <ImportPathForm /> : <ImportUploadForm />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,128 @@
+/**
+ * `npm run bench`: speed figures on the real data sets (printed, and put in the README by hand).
+ * Not a test: these machines are shared and noisy, so nothing here asserts a time.
+ *
+ *   import   FB15k-237 train (272,115 triples) into a fresh database, in a child process so
+ *            its peak memory (max RSS) is measured alone.
+ *   retrieve a question query and a 1-hop expansion (ranking + cap) on that graph, warm: p50/p95.
+ *
+ * `npm run bench -- --quick` uses MetaQA instead of FB15k-237 for a fast smoke run.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const data = path.resolve(root, "..", "shared", "data");
+const quick = process.argv.includes("--quick");
+
+interface ImportFigures {
+  seconds: number;
+  maxRssMb: number;
+  nodes: number;
+  edges: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, i)] as number;
+}
+
+function summarize(samples: number[]): string {
+  const s = [...samples].sort((a, b) => a - b);
+  return `p50 ${percentile(s, 50).toFixed(2)} ms, p95 ${percentile(s, 95).toFixed(2)} ms, max ${percentile(s, 100).toFixed(2)} ms (n=${s.length})`;
+}
+
+/** Child mode: import one file into the database named by DATABASE_URL and report figures. */
+async function childImport(file: string, name: string): Promise<void> {
+  const { importGraphFromPath } = await import("../lib/server/import-graph");
+  const started = performance.now();
+  const report = await importGraphFromPath({ path: file, name });
+  const seconds = (performance.now() - started) / 1000;
+  const figures: ImportFigures = {
+    seconds,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    nodes: report.graph.nodes,
+    edges: report.graph.edges,
+  };
+  process.stdout.write(JSON.stringify(figures));
+}
+
+async function main(): Promise<void> {
+  const childIndex = process.argv.indexOf("--child-import");
+  if (childIndex >= 0) {
+    await childImport(process.argv[childIndex + 1] as string, process.argv[childIndex + 2] as string);
+    return;
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "refinery-bench-"));
+  const dbUrl = `file:${path.join(tmp, "bench.db")}`;
+  const file = quick ? path.join(data, "metaqa", "kb.txt") : path.join(data, "fb15k237", "train.tsv.gz");
+  const name = quick ? "metaqa" : "fb15k237";
+  console.log(`Refinery benchmarks — ${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString()}`);
+  try {
+    const out = execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--child-import", file, name], {
+      env: { ...process.env, DATABASE_URL: dbUrl },
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const figures = JSON.parse(out) as ImportFigures;
+    console.log(
+      `import ${path.basename(file)} (${figures.edges} triples, ${figures.nodes} nodes) into a fresh database: ` +
+        `${figures.seconds.toFixed(2)} s, peak memory ${figures.maxRssMb.toFixed(0)} MB  (target ≤ 15 s, ≤ 1,536 MB)`,
+    );
+
+    process.env.DATABASE_URL = dbUrl;
+    const { loadGraph } = await import("../lib/server/graph-store");
+    const { queryGraph } = await import("../lib/retrieve/query-graph");
+    const { expandHops } = await import("../lib/retrieve/expand-hops");
+    const loadStart = performance.now();
+    const { graph } = await loadGraph(name);
+    console.log(`load the graph from the database: ${((performance.now() - loadStart) / 1000).toFixed(2)} s`);
+
+    // Questions built from real entity labels and relations of the graph, deterministic.
+    const nodes = [...graph.nodes.values()];
+    const edges = [...graph.edges.values()];
+    const questions: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const e = edges[(i * 7919) % edges.length];
+      if (!e) continue;
+      const subject = graph.getNode(e.source)?.label ?? e.source;
+      const relation = e.relation.split(/[/._]/).filter(Boolean).slice(-2).join(" ");
+      questions.push(`What is the ${relation} of ${subject}?`);
+    }
+    for (let i = 0; i < 20; i++) queryGraph({ graph, question: questions[i % questions.length] as string, limit: 20 });
+    const querySamples: number[] = [];
+    const entitySets: string[][] = [];
+    for (const question of questions) {
+      const t = performance.now();
+      const result = queryGraph({ graph, question, limit: 20 });
+      querySamples.push(performance.now() - t);
+      const entities = new Set<string>();
+      for (const tr of result.triples.slice(0, 10)) {
+        entities.add(tr.subject_id);
+        entities.add(tr.object_id);
+      }
+      if (entities.size === 0) entities.add((nodes[querySamples.length % nodes.length] as { id: string }).id);
+      entitySets.push([...entities]);
+    }
+    console.log(`retrieval: question query (seeds + BFS + ranked triples, cap 20): ${summarize(querySamples)}  (target p95 ≤ 20 ms)`);
+    const expandSamples: number[] = [];
+    entitySets.forEach((entities, i) => {
+      const t = performance.now();
+      expandHops({ graph, entities, question: questions[i] as string, hops: 1, cap: 10 });
+      expandSamples.push(performance.now() - t);
+    });
+    console.log(`retrieval: 1-hop expansion from a step's entities (ranking + cap 10): ${summarize(expandSamples)}  (target p95 ≤ 20 ms)`);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
