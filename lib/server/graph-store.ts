@@ -2,7 +2,8 @@
  * Graphs in the database: create from an import (one transaction: all or nothing), list,
  * stats, and load any version back into a KnowledgeGraph (cached per graph version).
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
+import { queryIdOf } from "../questions/query-id";
 import { AppError } from "../errors";
 import type { CorpusDocument } from "../import/corpus";
 import { KnowledgeGraph } from "../graph/model";
@@ -41,10 +42,6 @@ export function validateGraphName(name: string): string {
   return trimmed;
 }
 
-/** First 16 hex chars of SHA-256 of the stripped text (the deeprefine query id). */
-export function queryIdOf(text: string): string {
-  return createHash("sha256").update(text.trim()).digest("hex").slice(0, 16);
-}
 
 export interface CreateGraphOptions {
   name: string;
