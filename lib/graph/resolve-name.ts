@@ -263,7 +263,9 @@ function fuzzyMatches(graph: KnowledgeGraph, name: string): Match[] {
   const rawBare = stripCallSuffix(name);
   const out: Match[] = [];
   for (const node of graph.nodes.values()) {
-    const label = stripCallSuffix(node.normLabel);
+    const n = node.normLabel;
+    // stripCallSuffix only where it can change something: this loop visits every node.
+    const label = n.endsWith(")") || n.startsWith(".") ? stripCallSuffix(n) : n;
     const prefix =
       (bare.length >= 2 && label.startsWith(bare)) || (label.length >= 3 && bare.startsWith(label));
     let shared = 0;

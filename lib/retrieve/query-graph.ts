@@ -10,11 +10,13 @@
  *   edges instead;
  * - a run of question words that spells a whole multi-word label ("Grégoire Colin") scores that
  *   node as an exact phrase, so a shorter exact label ("Colin") cannot outrank it;
- * - seeds are expanded even when they are hubs (the question named them); only hubs reached by
- *   traversal are not expanded.
+ * - seeds are expanded even when they are hubs (the question named them), but not the hub
+ *   seed's neighbours; hubs reached by traversal are not expanded;
+ * - when no seed has an edge of the kind a question asks for ("what calls X"), traversal falls
+ *   back to all edges instead of returning nothing.
  */
 import type { GraphEdge, GraphNode, KnowledgeGraph, Triple } from "../graph/model";
-import { normalizeLabel, stripCallSuffix, tokenize } from "../graph/normalize";
+import { stripCallSuffix, tokenize } from "../graph/normalize";
 import { identifierWords } from "../graph/resolve-name";
 
 export interface QueryGraphOptions {
@@ -51,14 +53,14 @@ export interface QueryGraphResult {
 const STOPWORDS = new Set(
   `a about above after again against all also am an and any are aren as at be because been before
   being below between both but by can cannot could couldn did didn do does doesn doing don down
-  during each either else ever few for from further get gets got had hadn has hasn have haven having
+  during each either else ever few for from further got had hadn has hasn have haven having
   he her here hers herself him himself his how however i if in into is isn it its itself just let
   like me more most much must my myself neither no nor not now of off on once only or other ought
   our ours ourselves out over own same shall she should shouldn so some such than that the their
   theirs them themselves then there these they this those through to too under until up upon us
   very via was wasn we were weren what whatever when whenever where whereas wherever whether which
   while who whoever whom whose why will with within without won would wouldn yet you your yours
-  yourself yourselves tell show give find list explain describe please many anything something
+  yourself yourselves tell give explain describe please many anything something
   everything thing things kind sort way ways work works happen happens`.split(/\s+/),
 );
 
@@ -71,7 +73,7 @@ const GENERIC = new Set(
   values object objects type types variable variables param params parameter parameters argument
   arguments return returns result results name names call calls called use uses used using
   import imports test tests util utils helper helpers main run init new self none true false
-  string list dict item items info config node nodes edge edges graph model models movie movies
+  string list dict item items info config get gets set find show movie movies
   film films actor actors person people year years book books`.split(/\s+/),
 );
 
@@ -420,12 +422,6 @@ export function edgeOrdinal(key: string): number {
   return /^e\d+$/.test(key) ? Number(key.slice(1)) : Number.MAX_SAFE_INTEGER;
 }
 
-export function compareEdgeKeys(a: string, b: string): number {
-  const d = edgeOrdinal(a) - edgeOrdinal(b);
-  if (d !== 0) return d;
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 export function isHub(index: QueryIndex, nodeId: string): boolean {
   const entry = nodeEntry(index, nodeId);
   return entry !== undefined && entry.degree >= index.hubDegree;
@@ -454,57 +450,10 @@ export function queryGraph({
 
   const restrict = new Set<string>();
   for (const t of terms) for (const r of TRAVERSAL_WORDS[t] ?? []) if (index.edgeKinds.has(r)) restrict.add(r);
-  const allowed = (e: GraphEdge) => restrict.size === 0 || edgeHasKind(e, restrict);
-
-  // Breadth-first, seeds at depth 0. Nodes reached by traversal are not expanded when hubs.
-  // Every edge met while expanding is kept as a possible induced edge, so the induced-edge pass
-  // only has to scan the nodes that were never expanded.
-  const visits = new Map<string, Visit>();
-  const met: GraphEdge[] = [];
-  const isHubEntry = (entry: NodeEntry | undefined) => entry !== undefined && entry.degree >= index.hubDegree;
-  // A seed that is a hub is expanded (the question named it) but its neighbours are not:
-  // a second layer through a genre or a year is thousands of unrelated nodes.
-  const visit = (id: string, d: number, viaHub: boolean) => {
-    const entry = nodeEntry(index, id);
-    const v: Visit = {
-      depth: d,
-      entry,
-      expandable: seedIds.has(id) || (!viaHub && !isHubEntry(entry)),
-      scanned: false,
-      relevance: labelRelevance(entry, prepared),
-    };
-    visits.set(id, v);
-    return v;
-  };
-  for (const s of seeds) visit(s.id, 0, false);
-  let frontier = seeds.map((s) => s.id);
-  for (let d = 1; d <= depth && frontier.length > 0 && visits.size < MAX_VISITED; d++) {
-    const next: string[] = [];
-    for (const id of frontier) {
-      const v = visits.get(id);
-      if (!v?.expandable || visits.size >= MAX_VISITED) continue;
-      v.scanned = true;
-      const viaHub = isHubEntry(v.entry);
-      for (const list of [graph.outEdges(id), graph.inEdges(id)]) {
-        for (const e of list) {
-          met.push(e);
-          if (!allowed(e) || visits.size >= MAX_VISITED) continue;
-          const other = e.source === id ? e.target : e.source;
-          if (visits.has(other)) continue;
-          visit(other, d, viaHub);
-          next.push(other);
-        }
-      }
-    }
-    frontier = next;
-  }
-  // Induced edges also join two unexpanded nodes (the last layer); scan those that are not hubs.
-  // Only edges between two unscanned nodes (hub–hub, or under a hub seed) are missed: the price
-  // of O(visited·degree) instead of O(edges).
-  for (const [id, v] of visits) {
-    if (v.scanned || !v.expandable) continue;
-    for (const e of graph.outEdges(id)) met.push(e);
-    for (const e of graph.inEdges(id)) met.push(e);
+  let { visits, met } = traverse({ graph, index, seeds: seedIds, depth, prepared, restrict });
+  // "What calls X" where X has no call edges: answer with X's neighbourhood rather than nothing.
+  if (restrict.size > 0 && visits.size <= seedIds.size) {
+    ({ visits, met } = traverse({ graph, index, seeds: seedIds, depth, prepared, restrict: new Set() }));
   }
 
   const relationScore = new Map<string, number>();
@@ -547,6 +496,76 @@ export function queryGraph({
     edgeKeys.push(r.edge.key);
   }
   return { seeds, triples, edgeKeys, nodes: [...visits.keys()], terms };
+}
+
+interface TraverseOptions {
+  graph: KnowledgeGraph;
+  index: QueryIndex;
+  seeds: ReadonlySet<string>;
+  depth: number;
+  prepared: readonly PreparedTerm[];
+  /** Relations/contexts traversal keeps to; empty for all. */
+  restrict: ReadonlySet<string>;
+}
+
+/** Visited nodes (insertion order = traversal order) and every edge met on the way, unfiltered. */
+function traverse({ graph, index, seeds, depth, prepared, restrict }: TraverseOptions): {
+  visits: Map<string, Visit>;
+  met: GraphEdge[];
+} {
+  // Breadth-first, seeds at depth 0. Nodes reached by traversal are not expanded when hubs.
+  // Every edge met while expanding is kept as a possible induced edge, so the induced-edge pass
+  // only has to scan the nodes that were never expanded.
+  const visits = new Map<string, Visit>();
+  const allowed = (e: GraphEdge) => restrict.size === 0 || edgeHasKind(e, restrict);
+  const met: GraphEdge[] = [];
+  const isHubEntry = (entry: NodeEntry | undefined) => entry !== undefined && entry.degree >= index.hubDegree;
+  // A seed that is a hub is expanded (the question named it) but its neighbours are not:
+  // a second layer through a genre or a year is thousands of unrelated nodes.
+  const visit = (id: string, d: number, viaHub: boolean) => {
+    const entry = nodeEntry(index, id);
+    const v: Visit = {
+      depth: d,
+      entry,
+      expandable: seeds.has(id) || (!viaHub && !isHubEntry(entry)),
+      scanned: false,
+      relevance: labelRelevance(entry, prepared),
+    };
+    visits.set(id, v);
+    return v;
+  };
+  for (const id of seeds) visit(id, 0, false);
+  let frontier = [...seeds];
+  for (let d = 1; d <= depth && frontier.length > 0 && visits.size < MAX_VISITED; d++) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      const v = visits.get(id);
+      if (!v?.expandable || visits.size >= MAX_VISITED) continue;
+      v.scanned = true;
+      const viaHub = isHubEntry(v.entry);
+      for (const list of [graph.outEdges(id), graph.inEdges(id)]) {
+        for (const e of list) {
+          met.push(e);
+          if (!allowed(e) || visits.size >= MAX_VISITED) continue;
+          const other = e.source === id ? e.target : e.source;
+          if (visits.has(other)) continue;
+          visit(other, d, viaHub);
+          next.push(other);
+        }
+      }
+    }
+    frontier = next;
+  }
+  // Induced edges also join two unexpanded nodes (the last layer); scan those that are not hubs.
+  // Only edges between two unscanned nodes (hub–hub, or under a hub seed) are missed: the price
+  // of O(visited·degree) instead of O(edges).
+  for (const [id, v] of visits) {
+    if (v.scanned || !v.expandable) continue;
+    for (const e of graph.outEdges(id)) met.push(e);
+    for (const e of graph.inEdges(id)) met.push(e);
+  }
+
+  return { visits, met };
 }
 
 interface Visit {
