@@ -432,6 +432,13 @@ export function isHub(index: QueryIndex, nodeId: string): boolean {
 
 /** Traversal stops adding nodes here: a safety net for hub-heavy graphs, not a relevance rule. */
 const MAX_VISITED = 5000;
+/**
+ * Edges examined per query (traversal + induced-edge pass). graphify's BFS is unbounded; on a
+ * 272k-edge graph a depth-2 BFS from a film meets half a million edges and takes 0.5 s. Frontier
+ * nodes are expanded most relevant first, so the budget goes to the part of the graph the
+ * question is about; small graphs (every graphify graph we have) never reach it.
+ */
+const MAX_EDGE_SCAN = 5_000;
 const SEED_FLOOR = 0.2;
 
 export function queryGraph({
@@ -536,13 +543,22 @@ function traverse({ graph, index, seeds, depth, prepared, restrict }: TraverseOp
   };
   for (const id of seeds) visit(id, 0, false);
   let frontier = [...seeds];
+  let scanned = 0;
+  const byRelevance = (a: string, b: string) => {
+    const va = visits.get(a);
+    const vb = visits.get(b);
+    return (vb?.relevance ?? 0) - (va?.relevance ?? 0) || (va?.entry?.degree ?? 0) - (vb?.entry?.degree ?? 0);
+  };
   for (let d = 1; d <= depth && frontier.length > 0 && visits.size < MAX_VISITED; d++) {
     const next: string[] = [];
+    if (d > 1) frontier.sort(byRelevance);
     for (const id of frontier) {
       const v = visits.get(id);
       if (!v?.expandable || visits.size >= MAX_VISITED) continue;
+      if (scanned >= MAX_EDGE_SCAN && !seeds.has(id)) break;
       v.scanned = true;
       const viaHub = isHubEntry(v.entry);
+      scanned += graph.degree(id);
       for (const list of [graph.outEdges(id), graph.inEdges(id)]) {
         for (const e of list) {
           met.push(e);
@@ -559,8 +575,14 @@ function traverse({ graph, index, seeds, depth, prepared, restrict }: TraverseOp
   // Induced edges also join two unexpanded nodes (the last layer); scan those that are not hubs.
   // Only edges between two unscanned nodes (hub–hub, or under a hub seed) are missed: the price
   // of O(visited·degree) instead of O(edges).
-  for (const [id, v] of visits) {
-    if (v.scanned || !v.expandable) continue;
+  const lastLayer = [...visits.keys()].filter((id) => {
+    const v = visits.get(id);
+    return v !== undefined && !v.scanned && v.expandable;
+  });
+  if (scanned + lastLayer.length > MAX_EDGE_SCAN) lastLayer.sort(byRelevance);
+  for (const id of lastLayer) {
+    if (scanned >= MAX_EDGE_SCAN) break;
+    scanned += graph.degree(id);
     for (const e of graph.outEdges(id)) met.push(e);
     for (const e of graph.inEdges(id)) met.push(e);
   }
