@@ -10,6 +10,8 @@ export type ErrorCode =
   | "TOO_LARGE"
   | "USAGE"
   | "LLM_FORMAT"
+  | "LLM_UNAVAILABLE"
+  | "CONFIG"
   | "INTERNAL";
 
 export class AppError extends Error {
@@ -44,6 +46,8 @@ export function httpStatusFor(code: ErrorCode): number {
       return 413;
     case "LLM_FORMAT":
       return 502;
+    case "LLM_UNAVAILABLE":
+      return 503;
     default:
       return 500;
   }
