@@ -28,7 +28,7 @@ export const DEFAULT_LOOP_CONFIG: LoopConfig = Object.freeze({
   maxActions: 10,
   refineAfterFinalYes: true,
   formatRetries: 2,
-}) as LoopConfig;
+});
 
 export type RetrievalMethod = "graphify_query" | "k_hop_expansion" | "graphify_query+k_hop_expansion";
 
