@@ -10,8 +10,9 @@ import { formatQueryText, queryGraph } from "../lib/retrieve/query-graph";
 import { findGraphs, findRelationCounts, getGraphSummary, loadGraph } from "../lib/server/graph-store";
 import type { GraphFormat } from "../lib/server/graph-store";
 import { importGraphFromPath } from "../lib/server/import-graph";
+import { CommandFailed, registerLoopCommands } from "./loop-commands";
 import type { Io } from "./output";
-import { EXIT_OK, EXIT_USAGE, UsageError, printJson, processIo, reportError } from "./output";
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, printJson, processIo, reportError } from "./output";
 
 function positiveInt(value: string, flag: string): number {
   const n = Number(value);
@@ -143,6 +144,7 @@ function buildProgram(io: Io): Command {
       else io.out(`wrote ${info.out} (version ${info.version}, ${info.bytes} bytes)`);
     });
 
+  registerLoopCommands(program, io);
   return program;
 }
 
@@ -164,6 +166,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") return EXIT_OK;
       return EXIT_USAGE;
     }
+    // The command already explained the failure on stderr (invalid trace, failed run).
+    if (error instanceof CommandFailed) return EXIT_FAILURE;
     return reportError(io, error, json);
   }
 }

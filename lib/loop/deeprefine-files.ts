@@ -12,7 +12,7 @@ import { AppError } from "../errors";
 import type { KnowledgeGraph } from "../graph/model";
 import { normalizeLabel } from "../graph/normalize";
 import { formatActions, parseAbduction, parseJudge, parseRefinement } from "./parse-output";
-import type { LoopConfig, RunTrace } from "./types";
+import type { LoopConfig, RunTrace, StepRecord } from "./types";
 import { DEFAULT_LOOP_CONFIG } from "./types";
 
 // ---------------------------------------------------------------------------------------------
@@ -468,4 +468,50 @@ export function validateTrace({
     }
   }
   return { ok: errors.length === 0, errors };
+}
+
+/**
+ * A validated skill trace (and its refinement file) as one of our RunTraces, so it can be stored
+ * and reviewed like a run made here. Call `validateTrace` first: this fills gaps with defaults.
+ */
+export function runTraceFromLoaded(loaded: LoadedTrace, { config, refinementText }: { config: LoopConfig; refinementText?: string }): RunTrace {
+  const steps: StepRecord[] = loaded.steps.map((s, i) => ({
+    step: s.step ?? i + 1,
+    query: s.query ?? loaded.question,
+    numHops: s.numHops ?? i * config.incrementHop,
+    baseTopK: s.baseTopK ?? config.baseTopK,
+    cap: config.maxTripleNumByStep[i] ?? config.maxTripleNumByStep[config.maxTripleNumByStep.length - 1] ?? 0,
+    retrieval: {
+      method: (s.retrieval?.method ?? (i === 0 ? "graphify_query" : "k_hop_expansion")) as StepRecord["retrieval"]["method"],
+      evidence: s.retrieval?.evidence ?? "",
+    },
+    triples: (s.triples ?? []).map((t) => ({
+      subject: t.subject ?? "",
+      relation: t.relation ?? "",
+      object: t.object ?? "",
+      subject_id: t.subject_id ?? t.subject ?? "",
+      object_id: t.object_id ?? t.object ?? "",
+    })),
+    edgeKeys: [],
+    answerable: s.answerable ?? false,
+    judgementRaw: s.judgementRaw ?? "",
+    timings: { retrievalMs: 0, judgeMs: 0 },
+  }));
+  const parsed = refinementText === undefined ? null : parseRefinement(refinementText, { maxActions: config.maxActions });
+  return {
+    question: loaded.question,
+    queryId: loaded.queryId ?? "",
+    provider: { name: "replay", model: `imported from ${loaded.source}`, isLlm: true },
+    config,
+    steps,
+    earlyExit: loaded.earlyExit ?? steps.length <= 1,
+    abductionRaw: loaded.abductionRaw,
+    abduction: loaded.abduction,
+    refinementRaw: refinementText ?? null,
+    actions: parsed?.ok ? parsed.actions : [],
+    actionWarnings: parsed ? (parsed.ok ? parsed.warnings : [parsed.error]) : [],
+    status: "finished",
+    error: null,
+    calls: [],
+  };
 }

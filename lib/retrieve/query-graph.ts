@@ -816,7 +816,11 @@ export function formatQueryText(graph: KnowledgeGraph, result: QueryGraphResult,
   for (const id of order) {
     const node = graph.getNode(id);
     if (!node) continue;
-    const line = `NODE ${node.label} [src=${node.sourceFile ?? ""} loc=${node.sourceLocation ?? ""} community=${node.community ?? ""}]`;
+    // graphify prints all three fields; a graph built from triples has none of them to show.
+    const fields = node.sourceFile !== null || node.sourceLocation !== null || node.community !== null;
+    const line = fields
+      ? `NODE ${node.label} [src=${node.sourceFile ?? ""} loc=${node.sourceLocation ?? ""} community=${node.community ?? ""}]`
+      : `NODE ${node.label}`;
     if (used + line.length + 1 > nodeBudget) break;
     lines.push(line);
     used += line.length + 1;

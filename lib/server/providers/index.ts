@@ -1,0 +1,59 @@
+/**
+ * Which LLM provider a run uses: `heuristic` (default, offline, not an LLM), `openai` (any
+ * OpenAI-compatible endpoint from REFINERY_LLM_* settings) or `replay` (a recorded file).
+ * The openai provider is created once per process so its concurrency limit is shared by
+ * every run of the server.
+ */
+import fs from "node:fs";
+import { AppError } from "../../errors";
+import type { LlmProvider } from "../../loop/types";
+import { createHeuristicProvider } from "../../providers/heuristic";
+import { createReplayProvider, parseReplayRecording } from "../../providers/replay";
+import type { LlmProviderName } from "./llm-env";
+import { LLM_PROVIDER_NAMES, getLlmSettings, redactSettings } from "./llm-env";
+import { createOpenAiProvider } from "./openai";
+
+export type ProviderName = LlmProviderName;
+
+export interface GetProviderOptions {
+  /** Recording for the replay provider (default: REFINERY_REPLAY_FILE). */
+  replayFile?: string;
+}
+
+let openAi: { key: string; provider: LlmProvider } | undefined;
+
+export function isProviderName(value: string): value is ProviderName {
+  return (LLM_PROVIDER_NAMES as readonly string[]).includes(value);
+}
+
+export function getProvider(name?: ProviderName, options: GetProviderOptions = {}): LlmProvider {
+  const settings = getLlmSettings();
+  const chosen = name ?? settings.provider;
+  if (chosen === "heuristic") return createHeuristicProvider();
+  if (chosen === "replay") {
+    const file = options.replayFile ?? process.env.REFINERY_REPLAY_FILE;
+    if (!file) throw new AppError("CONFIG", "the replay provider needs a recording: --replay-file FILE or REFINERY_REPLAY_FILE");
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch {
+      throw new AppError("NOT_FOUND", `${file}: no such replay recording`);
+    }
+    return createReplayProvider({ recording: parseReplayRecording(text, file) });
+  }
+  if (settings.provider !== "openai" || !settings.baseUrl || !settings.model) {
+    throw new AppError(
+      "CONFIG",
+      "the openai provider needs REFINERY_LLM_PROVIDER=openai, REFINERY_LLM_BASE_URL and REFINERY_LLM_MODEL (any OpenAI-compatible server: vLLM, Ollama, llama.cpp, LM Studio…)",
+    );
+  }
+  const key = JSON.stringify(redactSettings(settings));
+  if (!openAi || openAi.key !== key) openAi = { key, provider: createOpenAiProvider({ ...settings, baseUrl: settings.baseUrl, model: settings.model }) };
+  return openAi.provider;
+}
+
+/** What the UI shows about the configured provider: never the API key. */
+export function describeProvider() {
+  const settings = redactSettings(getLlmSettings());
+  return { ...settings, isLlm: settings.provider !== "heuristic" };
+}

@@ -1,0 +1,378 @@
+/**
+ * Runs of the hop loop, persisted as they happen: the run row first, each step and model call
+ * as it finishes, then the abduction, proposed actions and final status together in one
+ * transaction — so a crash or restart mid-run leaves the steps done so far and no
+ * half-written proposal. Runs execute in the calling process (server or CLI).
+ */
+import os from "node:os";
+import { AppError } from "../errors";
+import type { Triple } from "../graph/model";
+import { documentIdsOf } from "../import/corpus";
+import { runHopLoop } from "../loop/run-hop-loop";
+import type { LlmCallRecord, LlmProvider, LoopConfig, LoopEvent, RefinementAction, RunStatus, RunTrace, StepRecord } from "../loop/types";
+import { DEFAULT_LOOP_CONFIG } from "../loop/types";
+import { getDb } from "./db";
+import { findDocuments, getGraphRecord, loadGraph } from "./graph-store";
+import type { ProviderName } from "./providers";
+import { getProvider } from "./providers";
+import { addQuestions, findQuestions, getQuestion } from "./questions";
+
+export const PROCESS_OWNER = `${process.pid}@${os.hostname()}`;
+
+export interface RunSummary {
+  id: string;
+  graph: string;
+  queryId: string;
+  question: string;
+  graphVersion: number;
+  provider: string;
+  model: string;
+  isLlm: boolean;
+  status: RunStatus;
+  error: string | null;
+  earlyExit: boolean;
+  steps: number;
+  actions: number;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface RunDetails extends RunSummary {
+  config: LoopConfig;
+  stepRecords: StepRecord[];
+  abductionRaw: string | null;
+  abduction: string | null;
+  refinementRaw: string | null;
+  actionList: RefinementAction[];
+  actionWarnings: string[];
+  calls: LlmCallRecord[];
+}
+
+export interface StartRunOptions {
+  graph: string;
+  /** The question text (added to the queue if new) or the id of a queued question. */
+  question?: string;
+  queryId?: string;
+  provider?: ProviderName | LlmProvider;
+  config?: Partial<LoopConfig>;
+  signal?: AbortSignal;
+  onEvent?: (runId: string, event: LoopEvent) => void;
+}
+
+export interface StartedRun {
+  runId: string;
+  /** Resolves with the final trace when the run ends (never rejects: failures are a status). */
+  done: Promise<RunDetails>;
+}
+
+const HEARTBEAT_MS = 5_000;
+/** Runs of another host are considered dead after this long without a heartbeat. */
+const STALE_AFTER_MS = 120_000;
+
+export async function startRun(options: StartRunOptions): Promise<StartedRun> {
+  const db = getDb();
+  const graphRow = await getGraphRecord(options.graph);
+  let question: { pk: number; text: string; queryId: string };
+  if (options.queryId) {
+    question = await getQuestion({ graph: options.graph, queryId: options.queryId });
+  } else if (options.question?.trim()) {
+    const added = await addQuestions({ graph: options.graph, texts: [options.question], source: "user" });
+    const item = added.added[0] ?? added.existing[0];
+    if (!item) throw new AppError("INTERNAL", "the question could not be queued");
+    question = item;
+  } else {
+    throw new AppError("INVALID_INPUT", "give a question or the id of a queued question");
+  }
+  const provider = typeof options.provider === "object" ? options.provider : getProvider(options.provider);
+  const config: LoopConfig = { ...DEFAULT_LOOP_CONFIG, ...options.config };
+  const loaded = await loadGraph(options.graph);
+
+  // One run of a question at a time: the check and the insert share a write transaction.
+  const run = await db.$transaction(async (tx) => {
+    const busy = await tx.run.findFirst({ where: { graphId: graphRow.id, queryId: question.queryId, status: "running" }, select: { id: true } });
+    if (busy) throw new AppError("CONFLICT", `question ${question.queryId} is already being run (run ${busy.id})`, { runId: busy.id });
+    return tx.run.create({
+      data: {
+        graphId: graphRow.id,
+        questionPk: question.pk,
+        queryId: question.queryId,
+        question: question.text,
+        graphVersion: loaded.version,
+        provider: provider.name,
+        model: provider.model,
+        isLlm: provider.isLlm,
+        config: JSON.stringify(config),
+        status: "running",
+        owner: PROCESS_OWNER,
+      },
+    });
+  });
+
+  const heartbeat = setInterval(() => {
+    void db.run.update({ where: { id: run.id }, data: { heartbeatAt: new Date() } }).catch(() => undefined);
+  }, HEARTBEAT_MS);
+  heartbeat.unref?.();
+
+  const loadDocuments = async (triples: Triple[]) => {
+    const ids = new Set<string>();
+    for (const t of triples) {
+      for (const nodeId of [t.subject_id, t.object_id]) {
+        const node = loaded.graph.getNode(nodeId);
+        if (node) for (const id of documentIdsOf(node)) ids.add(id);
+      }
+      for (const e of loaded.graph.outEdges(t.subject_id)) {
+        if (e.target === t.object_id && e.relation === t.relation) for (const id of documentIdsOf(e)) ids.add(id);
+      }
+    }
+    return findDocuments(graphRow.id, [...ids]);
+  };
+
+  // Writes happen in event order: each awaits the previous, so steps land before the final status.
+  const onEvent = async (event: LoopEvent) => {
+    if (event.type === "step_finished") {
+      await db.runStep.create({
+        data: { runId: run.id, step: event.step.step, data: JSON.stringify(event.step), answerable: event.step.answerable },
+      });
+    } else if (event.type === "llm_call") {
+      const c = event.call;
+      await db.llmCall.create({
+        data: {
+          runId: run.id,
+          task: c.task,
+          step: c.step,
+          attempt: c.attempt,
+          raw: c.raw,
+          latencyMs: Math.round(c.latencyMs),
+          promptTokens: c.usage?.promptTokens ?? null,
+          completionTokens: c.usage?.completionTokens ?? null,
+          totalTokens: c.usage?.totalTokens ?? null,
+          error: c.error ?? null,
+        },
+      });
+    }
+    options.onEvent?.(run.id, event);
+  };
+
+  const done = (async (): Promise<RunDetails> => {
+    let trace: RunTrace | null = null;
+    let failure: string | null = null;
+    try {
+      trace = await runHopLoop({
+        graph: loaded.graph,
+        question: question.text,
+        queryId: question.queryId,
+        provider,
+        config,
+        loadDocuments,
+        onEvent,
+        signal: options.signal,
+      });
+    } catch (error) {
+      failure = error instanceof Error ? error.message : String(error);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    await finishRun(run.id, question.pk, trace, failure);
+    return getRun(run.id);
+  })();
+  return { runId: run.id, done };
+}
+
+async function finishRun(runId: string, questionPk: number, trace: RunTrace | null, failure: string | null): Promise<void> {
+  const status: RunStatus = trace ? trace.status : "failed";
+  const completed = status === "early_exit" || status === "awaiting_review" || status === "finished";
+  await getDb().$transaction(async (tx) => {
+    await tx.run.update({
+      where: { id: runId },
+      data: {
+        status,
+        error: failure ?? trace?.error ?? null,
+        earlyExit: trace?.earlyExit ?? false,
+        abductionRaw: trace?.abductionRaw ?? null,
+        abduction: trace?.abduction ?? null,
+        refinementRaw: trace?.refinementRaw ?? null,
+        actions: trace ? JSON.stringify(trace.actions) : null,
+        actionWarnings: trace ? JSON.stringify(trace.actionWarnings) : null,
+        finishedAt: new Date(),
+      },
+    });
+    if (completed) await tx.question.update({ where: { pk: questionPk }, data: { refined: true } });
+  });
+}
+
+/** Run every pending question of a graph, one after another; an empty queue runs `fallback`. */
+export async function runPending(options: Omit<StartRunOptions, "question" | "queryId"> & { fallback?: string }): Promise<RunDetails[]> {
+  const pending = await findQuestions({ graph: options.graph, status: "pending" });
+  const results: RunDetails[] = [];
+  if (pending.length === 0) {
+    if (!options.fallback?.trim()) return results;
+    const started = await startRun({ ...options, question: options.fallback });
+    results.push(await started.done);
+    return results;
+  }
+  for (const q of pending) {
+    if (options.signal?.aborted) break;
+    const started = await startRun({ ...options, queryId: q.queryId });
+    results.push(await started.done);
+  }
+  return results;
+}
+
+type RunRow = NonNullable<Awaited<ReturnType<ReturnType<typeof getDb>["run"]["findUnique"]>>>;
+
+function summaryOf(row: RunRow, graphName: string, steps: number): RunSummary {
+  const actions = row.actions ? (JSON.parse(row.actions) as unknown[]).length : 0;
+  return {
+    id: row.id,
+    graph: graphName,
+    queryId: row.queryId,
+    question: row.question,
+    graphVersion: row.graphVersion,
+    provider: row.provider,
+    model: row.model,
+    isLlm: row.isLlm,
+    status: row.status as RunStatus,
+    error: row.error,
+    earlyExit: row.earlyExit,
+    steps,
+    actions,
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export async function getRun(runId: string): Promise<RunDetails> {
+  const row = await getDb().run.findUnique({
+    where: { id: runId },
+    include: { graph: { select: { name: true } }, steps: { orderBy: { step: "asc" } }, calls: { orderBy: { id: "asc" } } },
+  });
+  if (!row) throw new AppError("NOT_FOUND", `no run ${runId}`);
+  return {
+    ...summaryOf(row, row.graph.name, row.steps.length),
+    config: JSON.parse(row.config) as LoopConfig,
+    stepRecords: row.steps.map((s) => JSON.parse(s.data) as StepRecord),
+    abductionRaw: row.abductionRaw,
+    abduction: row.abduction,
+    refinementRaw: row.refinementRaw,
+    actionList: row.actions ? (JSON.parse(row.actions) as RefinementAction[]) : [],
+    actionWarnings: row.actionWarnings ? (JSON.parse(row.actionWarnings) as string[]) : [],
+    calls: row.calls.map((c) => ({
+      task: c.task as LlmCallRecord["task"],
+      step: c.step,
+      attempt: c.attempt,
+      raw: c.raw,
+      latencyMs: c.latencyMs,
+      usage: c.totalTokens === null ? undefined : { promptTokens: c.promptTokens ?? 0, completionTokens: c.completionTokens ?? 0, totalTokens: c.totalTokens },
+      error: c.error ?? undefined,
+    })),
+  };
+}
+
+export async function findRuns(options: { graph?: string; limit?: number }): Promise<RunSummary[]> {
+  const graphId = options.graph ? (await getGraphRecord(options.graph)).id : undefined;
+  const rows = await getDb().run.findMany({
+    where: graphId ? { graphId } : {},
+    orderBy: { createdAt: "desc" },
+    take: options.limit ?? 100,
+    include: { graph: { select: { name: true } }, _count: { select: { steps: true } } },
+  });
+  return rows.map((r) => summaryOf(r, r.graph.name, r._count.steps));
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === "EPERM";
+  }
+}
+
+/**
+ * After a restart: runs left "running" by a process that no longer exists (same host) or
+ * silent for too long (other hosts) become "interrupted". Their steps stay; they never got a
+ * proposal, because actions are only written with the final status.
+ */
+export async function markInterruptedRuns(now = Date.now()): Promise<number> {
+  const db = getDb();
+  const running = await db.run.findMany({ where: { status: "running" }, select: { id: true, owner: true, heartbeatAt: true } });
+  const host = os.hostname();
+  const dead = running.filter((r) => {
+    const [pid, owner] = (r.owner ?? "").split("@");
+    if (r.owner === PROCESS_OWNER) return false;
+    if (owner === host && pid && /^\d+$/.test(pid)) return !isProcessAlive(Number(pid));
+    return now - r.heartbeatAt.getTime() > STALE_AFTER_MS;
+  });
+  if (dead.length === 0) return 0;
+  await db.run.updateMany({
+    where: { id: { in: dead.map((r) => r.id) }, status: "running" },
+    data: { status: "interrupted", error: "the process running it stopped before it finished (restart or crash)", finishedAt: new Date(now) },
+  });
+  return dead.length;
+}
+
+/** A stored run as the loop's RunTrace (for deeprefine file export and validation). */
+export function traceOfRun(run: RunDetails): RunTrace {
+  return {
+    question: run.question,
+    queryId: run.queryId,
+    provider: { name: run.provider as RunTrace["provider"]["name"], model: run.model, isLlm: run.isLlm },
+    config: run.config,
+    steps: run.stepRecords,
+    earlyExit: run.earlyExit,
+    abductionRaw: run.abductionRaw,
+    abduction: run.abduction,
+    refinementRaw: run.refinementRaw,
+    actions: run.actionList,
+    actionWarnings: run.actionWarnings,
+    status: run.status,
+    error: run.error,
+    calls: run.calls,
+  };
+}
+
+/**
+ * Store a trace made elsewhere (the `deeprefine` skill's loop_trace + refinement files) as a
+ * run of this graph, so it can be reviewed here. Validation happens before; this only records.
+ */
+export async function importTraceRun(options: {
+  graph: string;
+  trace: RunTrace;
+}): Promise<RunDetails> {
+  const db = getDb();
+  const graphRow = await getGraphRecord(options.graph);
+  const { trace } = options;
+  const added = await addQuestions({ graph: options.graph, texts: [trace.question], source: "deeprefine" });
+  const question = added.added[0] ?? added.existing[0];
+  const status: RunStatus = trace.earlyExit ? "early_exit" : trace.actions.length > 0 ? "awaiting_review" : "finished";
+  const run = await db.$transaction(async (tx) => {
+    const row = await tx.run.create({
+      data: {
+        graphId: graphRow.id,
+        questionPk: question?.pk ?? null,
+        queryId: trace.queryId,
+        question: trace.question,
+        graphVersion: graphRow.currentVersion,
+        provider: trace.provider.name,
+        model: trace.provider.model,
+        isLlm: trace.provider.isLlm,
+        config: JSON.stringify(trace.config),
+        status,
+        earlyExit: trace.earlyExit,
+        abductionRaw: trace.abductionRaw,
+        abduction: trace.abduction,
+        refinementRaw: trace.refinementRaw,
+        actions: JSON.stringify(trace.actions),
+        actionWarnings: JSON.stringify(trace.actionWarnings),
+        finishedAt: new Date(),
+        owner: PROCESS_OWNER,
+      },
+    });
+    for (const step of trace.steps) {
+      await tx.runStep.create({ data: { runId: row.id, step: step.step, data: JSON.stringify(step), answerable: step.answerable } });
+    }
+    if (question) await tx.question.update({ where: { pk: question.pk }, data: { refined: true } });
+    return row;
+  });
+  return getRun(run.id);
+}
