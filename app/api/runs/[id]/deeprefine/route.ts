@@ -1,0 +1,36 @@
+import { NextResponse } from "next/server";
+import { z } from "zod";
+import { deepRefineFileNames, refinementActionsText, traceToDeepRefineJson } from "@/lib/loop/deeprefine-files";
+import { getRun, traceOfRun } from "@/lib/server/runs";
+import { errorResponse } from "../../../_lib/respond";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+const params = z.object({ id: z.string().min(1).max(100) });
+const query = z.object({ file: z.enum(["trace", "refinement"]).default("trace") });
+
+/** The run as the deeprefine skill's files: `?file=trace` (loop_trace_<id>.json) or `?file=refinement`. */
+export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  try {
+    const { id } = params.parse(await ctx.params);
+    const { file } = query.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const run = await getRun(id);
+    const names = deepRefineFileNames(run.queryId);
+    const trace = traceOfRun(run);
+    const hasRefinement = !run.earlyExit && run.refinementRaw !== null;
+    const body =
+      file === "trace"
+        ? JSON.stringify(traceToDeepRefineJson(trace, { refinementActionFile: hasRefinement ? names.refinement : null }), null, 2) + "\n"
+        : refinementActionsText(trace);
+    const filename = file === "trace" ? names.trace : names.refinement;
+    return new NextResponse(body, {
+      headers: {
+        "content-type": file === "trace" ? "application/json; charset=utf-8" : "text/plain; charset=utf-8",
+        "content-disposition": `attachment; filename="${filename}"`,
+      },
+    });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
