@@ -12,7 +12,7 @@ export class ApiError extends Error {
 
 function isErrorBody(value: unknown): value is { error: { code: string; message: string } } {
   if (typeof value !== "object" || value === null || !("error" in value)) return false;
-  const error = (value as { error: unknown }).error;
+  const error = value.error;
   return typeof error === "object" && error !== null && "code" in error && "message" in error;
 }
 

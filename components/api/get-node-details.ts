@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { NodeDetails } from "@/lib/server/explore-graph";
+import type { NodeDetails } from "./types";
 import { fetchJson } from "./fetch-json";
 import { graphKeys } from "./graph-keys";
 import { encodeNodeSegment } from "./node-segment";

@@ -2,6 +2,7 @@
 export const graphKeys = {
   all: ["graphs"] as const,
   graph: (name: string) => ["graphs", name] as const,
+  hubs: (name: string, options: { limit: number }) => ["graphs", name, "hubs", options] as const,
   search: (name: string, q: string) => ["graphs", name, "search", { q }] as const,
   node: (name: string, nodeId: string) => ["graphs", name, "nodes", nodeId] as const,
   neighbourhood: (name: string, nodeId: string, options: { depth: number }) =>

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ImportReport } from "@/lib/server/import-graph";
+import type { ImportReport } from "./types";
 import { fetchJson } from "./fetch-json";
 import { graphKeys } from "./graph-keys";
 

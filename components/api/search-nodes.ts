@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import type { SearchResult } from "@/lib/server/explore-graph";
+import type { SearchResult } from "./types";
 import { fetchJson } from "./fetch-json";
 import { graphKeys } from "./graph-keys";
 

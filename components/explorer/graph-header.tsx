@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { GraphSummary } from "@/lib/server/graph-store";
+import type { GraphSummary } from "../api/types";
 import { formatImportedAt } from "../graphs/graph-table";
 
 const numberFormat = new Intl.NumberFormat("en-US");

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { GraphSummary } from "@/lib/server/graph-store";
+import type { GraphSummary } from "../api/types";
 
 const numberFormat = new Intl.NumberFormat("en-US");
 

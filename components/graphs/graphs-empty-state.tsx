@@ -15,7 +15,7 @@ export function GraphsEmptyState() {
       <div className="empty-hero__ways">
         <div>
           <h3>From the command line</h3>
-          <pre className="snippet">npx refinery import path/to/graphify-out</pre>
+          <pre className="snippet">npx refinery import ./graphify-out</pre>
         </div>
         <div>
           <h3>From this page</h3>

@@ -1,4 +1,4 @@
-import type { ImportReport } from "@/lib/server/import-graph";
+import type { ImportReport } from "../api/types";
 import { Spinner } from "../ui/states";
 
 /** What an import attempt came to: the server's own message on failure (it names file and line). */

@@ -62,7 +62,7 @@ export async function createGraph(options: CreateGraphOptions): Promise<GraphSum
   const name = validateGraphName(options.name);
   const existing = await db.graph.findUnique({ where: { name }, select: { id: true } });
   if (existing) {
-    throw new AppError("CONFLICT", `a graph named ${JSON.stringify(name)} already exists; choose another --name`, { name });
+    throw new AppError("CONFLICT", `a graph named ${JSON.stringify(name)} already exists; choose another name`, { name });
   }
   const { graph } = options;
   const documents = options.documents ?? [];
@@ -123,7 +123,7 @@ export async function createGraph(options: CreateGraphOptions): Promise<GraphSum
     write.immediate();
   } catch (e) {
     if ((e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE" && String((e as Error).message).includes("Graph.name")) {
-      throw new AppError("CONFLICT", `a graph named ${JSON.stringify(name)} already exists; choose another --name`, { name });
+      throw new AppError("CONFLICT", `a graph named ${JSON.stringify(name)} already exists; choose another name`, { name });
     }
     throw e;
   }
@@ -184,7 +184,10 @@ export async function deleteGraph(name: string): Promise<void> {
   for (const key of graphCache.keys()) if (key.startsWith(`${row.id}:`)) graphCache.delete(key);
 }
 
-const graphCache = new Map<string, KnowledgeGraph>();
+// On globalThis: Next.js gives pages and API routes separate module instances, and two copies
+// of a 272k-edge graph would double the memory and the load time.
+const globalForGraphs = globalThis as unknown as { refineryGraphCache?: Map<string, KnowledgeGraph> };
+const graphCache = (globalForGraphs.refineryGraphCache ??= new Map<string, KnowledgeGraph>());
 const GRAPH_CACHE_SIZE = 4;
 
 export interface LoadedGraph {

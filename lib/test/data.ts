@@ -1,8 +1,9 @@
 /** Paths to the shared real-data sets (read-only, beside the checkout: ../shared/data). */
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
-export const SHARED_DATA = path.resolve(__dirname, "..", "..", "..", "shared", "data");
+export const SHARED_DATA = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "shared", "data");
 
 export function dataPath(...parts: string[]): string {
   return path.join(SHARED_DATA, ...parts);

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { GraphSummary, ImportReport } from "@/components/api/types";
 import { AppError } from "@/lib/errors";
 import { findGraphs } from "@/lib/server/graph-store";
 import { importGraphFromPath } from "@/lib/server/import-graph";
@@ -17,11 +18,11 @@ const importPathBody = z.object({
 });
 
 export async function GET() {
-  return respond(() => findGraphs());
+  return respond<GraphSummary[]>(() => findGraphs());
 }
 
 export async function POST(request: Request) {
-  return respond(
+  return respond<ImportReport>(
     async () => {
       const body = importPathBody.parse(await readJson(request));
       return importGraphFromPath(body);

@@ -5,7 +5,6 @@ import { Explorer } from "@/components/explorer/explorer";
 import { GraphHeader } from "@/components/explorer/graph-header";
 import { LoadingState } from "@/components/ui/states";
 import { isAppError } from "@/lib/errors";
-import { findHubNodes } from "@/lib/server/explore-graph";
 import type { GraphSummary } from "@/lib/server/graph-store";
 import { getGraphSummary } from "@/lib/server/graph-store";
 
@@ -26,20 +25,25 @@ async function findSummary(name: string): Promise<GraphSummary | null> {
 }
 
 export async function generateMetadata({ params }: GraphPageProps): Promise<Metadata> {
-  const { name } = await params;
-  return { title: decodeURIComponent(name) };
+  return { title: (await params).name };
 }
 
+/**
+ * Only the summary is read here (a few indexed queries), so a missing graph answers with a real
+ * 404 and the page arrives at once. The graph itself is loaded by the API the explorer calls:
+ * route handlers and pages hold separate module instances, so loading it here too would keep
+ * a second copy of a large graph in memory.
+ */
 export default async function GraphPage({ params }: GraphPageProps) {
-  const name = decodeURIComponent((await params).name);
+  const { name } = await params;
   const summary = await findSummary(name);
   if (!summary) notFound();
-  const hubs = await findHubNodes({ name: summary.name, limit: 12 });
   return (
     <div className="stack stack--tight">
       <GraphHeader summary={summary} />
+      {/* useSearchParams needs a Suspense boundary above it. */}
       <Suspense fallback={<LoadingState label="Loading the explorer…" />}>
-        <Explorer graphName={summary.name} hubs={hubs} />
+        <Explorer graphName={summary.name} />
       </Suspense>
     </div>
   );

@@ -1,3 +1,4 @@
+import type { GraphSummary } from "@/components/api/types";
 import { getGraphSummary } from "@/lib/server/graph-store";
 import { graphParams } from "../../_lib/params";
 import { respond } from "../../_lib/respond";
@@ -6,7 +7,7 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 export async function GET(_request: Request, ctx: { params: Promise<{ name: string }> }) {
-  return respond(async () => {
+  return respond<GraphSummary>(async () => {
     const { name } = graphParams.parse(await ctx.params);
     return getGraphSummary(name);
   });

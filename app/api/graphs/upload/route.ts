@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ImportReport } from "@/components/api/types";
 import { AppError } from "@/lib/errors";
 import { importGraphFromText } from "@/lib/server/import-graph";
 import { checkSize, decodeText, MAX_INPUT_BYTES } from "@/lib/server/read-input";
@@ -8,13 +9,13 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 const uploadFields = z.object({
-  name: z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().trim().optional()),
+  name: z.preprocess((v) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v), z.string().trim().optional()),
   format: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(["graphify", "triples"]).optional()),
 });
 
 /** Multipart upload of one graph.json or triple file (form fields: file, name, format). */
 export async function POST(request: Request) {
-  return respond(
+  return respond<ImportReport>(
     async () => {
       // Refuse before buffering anything when the client says up front that it is too big.
       const declared = Number(request.headers.get("content-length") ?? "0");

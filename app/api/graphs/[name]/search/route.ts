@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { SearchResult } from "@/components/api/types";
 import { searchNodes } from "@/lib/server/explore-graph";
 import { graphParams } from "../../../_lib/params";
 import { respond } from "../../../_lib/respond";
@@ -12,7 +13,7 @@ const searchQuery = z.object({
 });
 
 export async function GET(request: Request, ctx: { params: Promise<{ name: string }> }) {
-  return respond(async () => {
+  return respond<SearchResult>(async () => {
     const { name } = graphParams.parse(await ctx.params);
     const search = new URL(request.url).searchParams;
     const { q, limit } = searchQuery.parse({ q: search.get("q") ?? undefined, limit: search.get("limit") ?? undefined });

@@ -1,3 +1,4 @@
+import type { NodeDetails } from "@/components/api/types";
 import { getNodeDetails } from "@/lib/server/explore-graph";
 import { nodeParams } from "../../../../_lib/params";
 import { respond } from "../../../../_lib/respond";
@@ -6,7 +7,7 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 export async function GET(_request: Request, ctx: { params: Promise<{ name: string; nodeId: string }> }) {
-  return respond(async () => {
+  return respond<NodeDetails>(async () => {
     const { name, nodeId } = nodeParams.parse(await ctx.params);
     return getNodeDetails({ name, nodeId });
   });

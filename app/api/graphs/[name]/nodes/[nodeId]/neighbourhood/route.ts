@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Neighbourhood } from "@/components/api/types";
 import { getNeighbourhood } from "@/lib/server/explore-graph";
 import { nodeParams } from "../../../../../_lib/params";
 import { respond } from "../../../../../_lib/respond";
@@ -12,7 +13,7 @@ const neighbourhoodQuery = z.object({
 });
 
 export async function GET(request: Request, ctx: { params: Promise<{ name: string; nodeId: string }> }) {
-  return respond(async () => {
+  return respond<Neighbourhood>(async () => {
     const { name, nodeId } = nodeParams.parse(await ctx.params);
     const search = new URL(request.url).searchParams;
     const { depth, limit } = neighbourhoodQuery.parse({

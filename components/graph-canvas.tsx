@@ -1,0 +1,203 @@
+"use client";
+
+/**
+ * The only place Cytoscape lives. It takes plain data and reports clicks; it knows nothing of
+ * the API. Labels are drawn on a canvas, never parsed as HTML. When the fcose layout has
+ * finished, the container gets `data-layout="done"` and `data-layout-ms` (tests wait on it).
+ */
+import cytoscape from "cytoscape";
+import type { ElementDefinition, StylesheetJson } from "cytoscape";
+import fcose from "cytoscape-fcose";
+import { useEffect, useRef } from "react";
+import { communityColor } from "./community-color";
+
+export interface CanvasNode {
+  id: string;
+  label: string;
+  community: string | number | null;
+  degree: number;
+}
+
+export interface CanvasEdge {
+  key: string;
+  source: string;
+  target: string;
+  relation: string;
+}
+
+export interface GraphCanvasProps {
+  nodes: CanvasNode[];
+  edges: CanvasEdge[];
+  selectedId: string;
+  onSelectNode: (nodeId: string) => void;
+}
+
+let fcoseRegistered = false;
+
+function ensureFcose(): void {
+  if (fcoseRegistered) return;
+  cytoscape.use(fcose);
+  fcoseRegistered = true;
+}
+
+const MAX_LABEL = 40;
+
+function shorten(label: string): string {
+  return label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label;
+}
+
+function toElements(nodes: CanvasNode[], edges: CanvasEdge[], selectedId: string): ElementDefinition[] {
+  const out: ElementDefinition[] = nodes.map((n) => ({
+    group: "nodes",
+    data: {
+      id: n.id,
+      label: shorten(n.label),
+      color: communityColor(n.community),
+      size: 16 + Math.min(26, Math.sqrt(n.degree) * 4),
+    },
+    classes: n.id === selectedId ? "center" : undefined,
+  }));
+  for (const e of edges) {
+    out.push({
+      group: "edges",
+      data: { id: `edge:${e.key}`, source: e.source, target: e.target, relation: e.relation },
+      classes: e.source === selectedId || e.target === selectedId ? "incident" : undefined,
+    });
+  }
+  return out;
+}
+
+const STYLE: StylesheetJson = [
+  {
+    selector: "node",
+    style: {
+      "background-color": "data(color)",
+      width: "data(size)",
+      height: "data(size)",
+      label: "data(label)",
+      "font-family": "ui-sans-serif, system-ui, sans-serif",
+      "font-size": 11,
+      color: "#1f2937",
+      "text-valign": "bottom",
+      "text-margin-y": 4,
+      "text-wrap": "ellipsis",
+      "text-max-width": "140px",
+      "text-background-color": "#ffffff",
+      "text-background-opacity": 0.85,
+      "text-background-padding": "2px",
+      "text-background-shape": "roundrectangle",
+      "border-width": 1.5,
+      "border-color": "#ffffff",
+      "min-zoomed-font-size": 7,
+    },
+  },
+  {
+    selector: "node.center",
+    style: {
+      "border-width": 4,
+      "border-color": "#111827",
+      "font-size": 13,
+      "font-weight": "bold",
+      "z-index": 10,
+    },
+  },
+  {
+    selector: "edge",
+    style: {
+      width: 1.1,
+      "line-color": "#d5dbe3",
+      "target-arrow-color": "#b6c0cc",
+      "target-arrow-shape": "triangle",
+      "arrow-scale": 0.85,
+      "curve-style": "bezier",
+      label: "data(relation)",
+      "font-size": 8,
+      color: "#64748b",
+      "text-rotation": "autorotate",
+      "text-background-color": "#f8fafc",
+      "text-background-opacity": 0.9,
+      "text-background-padding": "1px",
+      // Edges between neighbours only show their relation once zoomed in past 2x (Cytoscape
+      // compares against font size x zoom rounded up to a power of two): at fit zoom their
+      // labels would pile up on top of the ones that matter, those of the selected node.
+      "min-zoomed-font-size": 17,
+    },
+  },
+  {
+    selector: "edge.incident",
+    style: {
+      width: 1.8,
+      "line-color": "#a5b4fc",
+      "target-arrow-color": "#6366f1",
+      "font-size": 9,
+      color: "#4338ca",
+      "min-zoomed-font-size": 6,
+      "z-index": 5,
+    },
+  },
+];
+
+export default function GraphCanvas({ nodes, edges, selectedId, onSelectNode }: GraphCanvasProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const onSelectRef = useRef(onSelectNode);
+  useEffect(() => {
+    onSelectRef.current = onSelectNode;
+  }, [onSelectNode]);
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!container) return;
+    ensureFcose();
+    container.dataset.layout = "running";
+    const started = performance.now();
+    const cy = cytoscape({
+      container,
+      elements: toElements(nodes, edges, selectedId),
+      style: STYLE,
+      // No initial layout: fcose places everything right after.
+      layout: { name: "preset" },
+      minZoom: 0.15,
+      maxZoom: 3,
+    });
+    cy.on("tap", "node", (event: cytoscape.EventObjectNode) => onSelectRef.current(event.target.id()));
+    cy.on("mouseover", "node", () => container.classList.add("is-pointing"));
+    cy.on("mouseout", "node", () => container.classList.remove("is-pointing"));
+    const layout = cy.layout({
+      name: "fcose",
+      animate: false,
+      randomize: true,
+      quality: "default",
+      nodeRepulsion: () => 9000,
+      idealEdgeLength: () => 110,
+      nodeSeparation: 90,
+      padding: 40,
+      fit: true,
+    } as cytoscape.LayoutOptions);
+    layout.one("layoutstop", () => {
+      if (cy.destroyed()) return;
+      cy.fit(undefined, 40);
+      if (cy.zoom() > 1.6) {
+        cy.zoom(1.6);
+        cy.center();
+      }
+      container.dataset.layoutMs = String(Math.round(performance.now() - started));
+      container.dataset.layout = "done";
+    });
+    layout.run();
+    return () => {
+      layout.stop();
+      cy.destroy();
+    };
+  }, [nodes, edges, selectedId]);
+
+  return (
+    <div
+      ref={containerRef}
+      className="graph-canvas"
+      data-testid="graph-canvas"
+      data-node-count={nodes.length}
+      role="img"
+      aria-label={`Neighbourhood graph: ${nodes.length} nodes, ${edges.length} edges. Click a node to centre on it.`}
+    />
+  );
+}

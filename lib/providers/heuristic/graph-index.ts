@@ -1,0 +1,217 @@
+/**
+ * Per-graph lookup tables of the heuristic provider, built once per graph instance (and
+ * rebuilt when its node or edge count changes, like the retrieval index):
+ * - `byKey`: a label's words joined by spaces → nodes, so a run of question or passage words
+ *   finds the node whatever the punctuation ("Johnnycake, West Virginia", `saudi_arabia`);
+ * - `byCore` / `bySet`: keys for near-duplicate labels (see `findNearDuplicates`);
+ * - the graph's relation naming style, so inserted relations look like their neighbours.
+ */
+import type { GraphNode, KnowledgeGraph } from "../../graph/model";
+import { qualifiedName, resolveName } from "../../graph/resolve-name";
+import { type RelationStyle, type WordToken, wordTokens } from "./text";
+
+/** Labels longer than this are sentences (graphify rationale nodes), not names. */
+export const MAX_NAME_WORDS = 10;
+
+export interface HeuristicIndex {
+  readonly signature: string;
+  readonly byKey: Map<string, string[]>;
+  readonly maxKeyWords: number;
+  /** First word of a key → the most words of a key starting with it: runs start only there. */
+  readonly maxWordsFrom: Map<string, number>;
+  readonly byCore: Map<string, string[]>;
+  readonly bySet: Map<string, string[]>;
+  readonly coreOf: Map<string, string>;
+  readonly setOf: Map<string, string>;
+  readonly relationStyle: RelationStyle;
+}
+
+const indexes = new WeakMap<KnowledgeGraph, HeuristicIndex>();
+
+function signatureOf(graph: KnowledgeGraph): string {
+  return `${graph.nodes.size}/${graph.edges.size}`;
+}
+
+export function getHeuristicIndex(graph: KnowledgeGraph): HeuristicIndex {
+  const cached = indexes.get(graph);
+  if (cached && cached.signature === signatureOf(graph)) return cached;
+  const built = buildIndex(graph);
+  indexes.set(graph, built);
+  return built;
+}
+
+function push(map: Map<string, string[]>, key: string, id: string): void {
+  const list = map.get(key);
+  if (list) list.push(id);
+  else map.set(key, [id]);
+}
+
+/** Words that do not tell two names apart: articles, honorifics, company suffixes. */
+const MINOR_WORDS = new Set(["the", "a", "an", "mr", "mrs", "ms", "dr", "sir", "jr", "sr", "inc", "ltd", "llc", "corp", "plc"]);
+
+/**
+ * The name without its minor words and initials (a single letter followed by "."):
+ * "G. Stanley Hall" and "Stanley Hall", "The Beatles" and "Beatles" share a core.
+ */
+export function coreKey(label: string, tokens: readonly WordToken[] = wordTokens(label)): string | null {
+  if (tokens.length === 0 || tokens.length > MAX_NAME_WORDS) return null;
+  const core = tokens.filter((t) => !MINOR_WORDS.has(t.norm) && !(t.norm.length === 1 && label[t.end] === "."));
+  // A core of one short word ("ab") says too little to call two nodes the same.
+  if (core.length === 0 || (core.length === 1 && (core[0]?.norm.length ?? 0) < 3)) return null;
+  return core.map((t) => t.norm).join(" ");
+}
+
+/** Reordered words make the same name only in short labels; in sentences they change the meaning. */
+const MAX_SET_WORDS = 5;
+
+/** The set of a short multi-word label's words: "Hall, G. Stanley" and "G. Stanley Hall". */
+export function setKey(label: string, tokens: readonly WordToken[] = wordTokens(label)): string | null {
+  const words = [...new Set(tokens.map((t) => t.norm))].sort();
+  if (words.length < 2 || tokens.length > MAX_SET_WORDS) return null;
+  return words.join(" ");
+}
+
+function buildIndex(graph: KnowledgeGraph): HeuristicIndex {
+  const byKey = new Map<string, string[]>();
+  const byCore = new Map<string, string[]>();
+  const bySet = new Map<string, string[]>();
+  const coreOf = new Map<string, string>();
+  const setOf = new Map<string, string>();
+  const maxWordsFrom = new Map<string, number>();
+  let maxKeyWords = 1;
+  const addKey = (tokens: readonly WordToken[], id: string) => {
+    const first = tokens[0];
+    if (!first || tokens.length > MAX_NAME_WORDS) return;
+    push(byKey, tokens.map((t) => t.norm).join(" "), id);
+    maxKeyWords = Math.max(maxKeyWords, tokens.length);
+    maxWordsFrom.set(first.norm, Math.max(maxWordsFrom.get(first.norm) ?? 0, tokens.length));
+  };
+  for (const node of graph.nodes.values()) {
+    const tokens = wordTokens(node.label);
+    addKey(tokens, node.id);
+    for (const alias of node.aliases) addKey(wordTokens(alias), node.id);
+    const core = coreKey(node.label, tokens);
+    if (core) {
+      push(byCore, core, node.id);
+      coreOf.set(node.id, core);
+    }
+    const set = setKey(node.label, tokens);
+    if (set) {
+      push(bySet, set, node.id);
+      setOf.set(node.id, set);
+    }
+  }
+  for (const [key, ids] of byKey) if (ids.length > 1) byKey.set(key, [...new Set(ids)]);
+  return {
+    signature: signatureOf(graph),
+    byKey,
+    maxKeyWords,
+    maxWordsFrom,
+    byCore,
+    bySet,
+    coreOf,
+    setOf,
+    relationStyle: relationStyleOf(graph),
+  };
+}
+
+function relationStyleOf(graph: KnowledgeGraph): RelationStyle {
+  let space = 0;
+  let snake = 0;
+  let camel = 0;
+  let seen = 0;
+  for (const edge of graph.edges.values()) {
+    if (++seen > 5000) break;
+    const r = edge.relation;
+    if (r.includes(" ")) space++;
+    else if (r.includes("_")) snake++;
+    else if (/^[a-z]+[A-Z]/.test(r)) camel++;
+  }
+  if (snake > space && snake >= camel) return "snake";
+  if (camel > space && camel > snake) return "camel";
+  return "space";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Names the resolver maps back
+
+/**
+ * A name for node `id` that `resolveName` resolves exactly to that node: the label, else the
+ * qualified `file::label`, else the id; null when none does (the caller drops the action
+ * rather than name the wrong node).
+ */
+export function nameFor(graph: KnowledgeGraph, id: string): string | null {
+  const node = graph.getNode(id);
+  if (!node) return null;
+  const tried = new Set<string>();
+  for (const raw of [node.label, qualifiedName(graph, id), id]) {
+    for (const name of [raw, raw.replace(/\s+/g, " ").trim()]) {
+      if (tried.has(name) || name === "" || /[\r\n]/.test(name)) continue;
+      tried.add(name);
+      const r = resolveName({ graph, name, limit: 1 });
+      if (r.status === "exact" && r.best?.id === id) return name;
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Near-duplicates
+
+export type DuplicateReason = "same normalised label" | "same words" | "same name apart from articles or initials";
+
+export interface NearDuplicate {
+  id: string;
+  reason: DuplicateReason;
+}
+
+function isCodeLike(node: GraphNode): boolean {
+  return /\(\)$/.test(node.label) || node.label.startsWith(".");
+}
+
+/**
+ * Whether two same-looking nodes may be one entity. Methods (`.send()`) are distinct per class;
+ * code symbols in different files are distinct; nodes of different file types are distinct;
+ * two nodes joined by an edge are distinct (a city inside the state of the same name).
+ */
+function mayBeSame(graph: KnowledgeGraph, a: GraphNode, b: GraphNode): boolean {
+  if (isCodeLike(a) || isCodeLike(b)) return false;
+  if (a.fileType && b.fileType && a.fileType !== b.fileType) return false;
+  if ((a.fileType === "code" || b.fileType === "code") && a.sourceFile !== b.sourceFile) return false;
+  const [small, other] = graph.degree(a.id) <= graph.degree(b.id) ? [a, b] : [b, a];
+  for (const e of graph.incidentEdges(small.id)) if (e.source === other.id || e.target === other.id) return false;
+  return true;
+}
+
+/** Other nodes whose label is the same name as node `id`'s (by id; each with its strongest reason). */
+export function findNearDuplicates(graph: KnowledgeGraph, id: string): NearDuplicate[] {
+  const node = graph.getNode(id);
+  if (!node) return [];
+  const index = getHeuristicIndex(graph);
+  const found = new Map<string, DuplicateReason>();
+  const add = (ids: Iterable<string>, reason: DuplicateReason) => {
+    for (const other of ids) if (other !== id && !found.has(other)) found.set(other, reason);
+  };
+  add(graph.idsByNormLabel(node.normLabel), "same normalised label");
+  const set = index.setOf.get(id);
+  if (set) add(index.bySet.get(set) ?? [], "same words");
+  const core = index.coreOf.get(id);
+  if (core) add(index.byCore.get(core) ?? [], "same name apart from articles or initials");
+  const out: NearDuplicate[] = [];
+  for (const [other, reason] of found) {
+    const o = graph.getNode(other);
+    if (o && mayBeSame(graph, node, o)) out.push({ id: other, reason });
+  }
+  return out.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+}
+
+/** The survivor of a merge: the higher-degree node, then the longer label, then the smaller id. */
+export function canonicalOf(graph: KnowledgeGraph, a: string, b: string): string {
+  const da = graph.degree(a);
+  const db = graph.degree(b);
+  if (da !== db) return da > db ? a : b;
+  const la = graph.getNode(a)?.label.length ?? 0;
+  const lb = graph.getNode(b)?.label.length ?? 0;
+  if (la !== lb) return la > lb ? a : b;
+  return a < b ? a : b;
+}

@@ -1,0 +1,55 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "@playwright/test";
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+const port = 3100;
+const databaseFile = path.join(root, "e2e", ".tmp", "e2e.db");
+
+/**
+ * End-to-end tests against the production build (`npm run build` runs first in `npm run check`)
+ * and a throwaway database. Playwright starts the web server before globalSetup runs, so the
+ * database is deleted by the server command itself, before the server can open it.
+ */
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  globalSetup: "./e2e/global-setup.ts",
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 90_000,
+  expect: { timeout: 20_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    browserName: "chromium",
+    viewport: { width: 1440, height: 900 },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      // Debian's Chromium: `npx playwright install` cannot download browsers on these machines.
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: {
+    command: `node e2e/reset-db.mjs && npm run start -- -p ${port}`,
+    url: `http://127.0.0.1:${port}/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      DATABASE_URL: `file:${databaseFile}`,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
