@@ -5,6 +5,8 @@
  *   import   FB15k-237 train (272,115 triples) into a fresh database, in a child process so
  *            its peak memory (max RSS) is measured alone.
  *   retrieve a question query and a 1-hop expansion (ranking + cap) on that graph, warm: p50/p95.
+ *   loop     a full 4-step run with abduction and refinement on MetaQA (128k triples) with a model
+ *            that answers instantly: the server's own time, persisted steps included.
  *
  * `npm run bench -- --quick` uses MetaQA instead of FB15k-237 for a fast smoke run.
  */
@@ -117,9 +119,53 @@ async function main(): Promise<void> {
       expandSamples.push(performance.now() - t);
     });
     console.log(`retrieval: 1-hop expansion from a step's entities (ranking + cap 10): ${summarize(expandSamples)}  (target p95 ≤ 20 ms)`);
+    await benchLoop();
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** The hop loop's own time: MetaQA questions, a model that answers at once (No, No, No, Yes). */
+async function benchLoop(): Promise<void> {
+  const { importGraphFromPath } = await import("../lib/server/import-graph");
+  const { startRun } = await import("../lib/server/runs");
+  const { loadGraph } = await import("../lib/server/graph-store");
+  const { runHopLoop } = await import("../lib/loop/run-hop-loop");
+  if (!quick) await importGraphFromPath({ path: path.join(data, "metaqa", "kb.txt"), name: "metaqa" });
+  const instant = () => {
+    let judged = 0;
+    return {
+      name: "replay" as const,
+      model: "instant",
+      isLlm: true,
+      async complete(request: { task: string }) {
+        if (request.task === "judge") return { text: ++judged >= 4 ? "<judge>Yes</judge>" : "<judge>No</judge>" };
+        if (request.task === "abduction") return { text: "<abduction>The answer's edge is missing.</abduction>" };
+        return { text: '<refinement>insert_edge("Kismet", "directed_by", "William Dieterle")</refinement>' };
+      },
+    };
+  };
+  const questions = fs
+    .readFileSync(path.join(data, "metaqa", "questions-2hop.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .slice(0, 40)
+    .map((l) => (JSON.parse(l) as { question: string }).question.replace(/[[\]]/g, ""));
+  const { graph } = await loadGraph("metaqa");
+  const pure: number[] = [];
+  const persisted: number[] = [];
+  for (const [i, question] of questions.entries()) {
+    const t0 = performance.now();
+    const trace = await runHopLoop({ graph, question, queryId: String(i), provider: instant(), loadDocuments: async () => [] });
+    if (i >= 5) pure.push(performance.now() - t0);
+    if (trace.steps.length !== 4 || trace.actions.length !== 1) throw new Error(`unexpected bench run: ${trace.status} ${trace.error ?? ""}`);
+    const t1 = performance.now();
+    const run = await (await startRun({ graph: "metaqa", question: `${question} (${i})`, provider: instant() })).done;
+    if (i >= 5) persisted.push(performance.now() - t1);
+    if (run.status !== "awaiting_review") throw new Error(`unexpected bench run status ${run.status}`);
+  }
+  console.log(`loop: 4 steps + abduction + refinement on MetaQA, instant model, loop only: ${summarize(pure)}`);
+  console.log(`loop: the same through the run service (steps and calls persisted): ${summarize(persisted)}  (target ≤ 300 ms)`);
 }
 
 main().catch((error: unknown) => {
