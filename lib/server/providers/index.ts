@@ -10,8 +10,9 @@ import type { LlmProvider } from "../../loop/types";
 import { createHeuristicProvider } from "../../providers/heuristic";
 import { createReplayProvider, parseReplayRecording } from "../../providers/replay";
 import type { LlmProviderName } from "./llm-env";
-import { LLM_PROVIDER_NAMES, getLlmSettings, redactSettings } from "./llm-env";
+import { LLM_PROVIDER_NAMES, redactSettings } from "./llm-env";
 import { createOpenAiProvider } from "./openai";
+import { getEffectiveLlmSettings } from "./settings-store";
 
 export type ProviderName = LlmProviderName;
 
@@ -27,7 +28,7 @@ export function isProviderName(value: string): value is ProviderName {
 }
 
 export function getProvider(name?: ProviderName, options: GetProviderOptions = {}): LlmProvider {
-  const settings = getLlmSettings();
+  const settings = getEffectiveLlmSettings();
   const chosen = name ?? settings.provider;
   if (chosen === "heuristic") return createHeuristicProvider();
   if (chosen === "replay") {
@@ -41,10 +42,10 @@ export function getProvider(name?: ProviderName, options: GetProviderOptions = {
     }
     return createReplayProvider({ recording: parseReplayRecording(text, file) });
   }
-  if (settings.provider !== "openai" || !settings.baseUrl || !settings.model) {
+  if (!settings.baseUrl || !settings.model) {
     throw new AppError(
       "CONFIG",
-      "the openai provider needs REFINERY_LLM_PROVIDER=openai, REFINERY_LLM_BASE_URL and REFINERY_LLM_MODEL (any OpenAI-compatible server: vLLM, Ollama, llama.cpp, LM Studio…)",
+      "the openai provider needs a base URL and a model: REFINERY_LLM_BASE_URL and REFINERY_LLM_MODEL, or the settings page (any OpenAI-compatible server: vLLM, Ollama, llama.cpp, LM Studio…)",
     );
   }
   const key = JSON.stringify(redactSettings(settings));
@@ -54,6 +55,6 @@ export function getProvider(name?: ProviderName, options: GetProviderOptions = {
 
 /** What the UI shows about the configured provider: never the API key. */
 export function describeProvider() {
-  const settings = redactSettings(getLlmSettings());
+  const settings = redactSettings(getEffectiveLlmSettings());
   return { ...settings, isLlm: settings.provider !== "heuristic" };
 }

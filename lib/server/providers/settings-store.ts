@@ -1,0 +1,117 @@
+/**
+ * LLM settings = the environment (REFINERY_LLM_*) overlaid with what an admin saved on the
+ * settings page. Saved values go through the same validation as the environment. The API key
+ * is never stored: it comes from REFINERY_LLM_API_KEY only, so the database holds no secret.
+ */
+import { AppError } from "../../errors";
+import { sqliteNow, getSqlite } from "../sqlite";
+import type { LlmSettings, RedactedLlmSettings } from "./llm-env";
+import { LLM_ENV, readLlmSettings, redactSettings } from "./llm-env";
+
+/** Fields the settings page may change, by their environment variable names. */
+export const EDITABLE_LLM_FIELDS = ["provider", "baseUrl", "model", "temperature", "timeoutMs", "maxRetries", "concurrency", "maxTokens"] as const;
+export type EditableLlmField = (typeof EDITABLE_LLM_FIELDS)[number];
+
+const PREFIX = "llm.";
+
+function storedOverrides(): Partial<Record<EditableLlmField, string>> {
+  const rows = getSqlite().prepare(`SELECT key, value FROM "Setting" WHERE key LIKE 'llm.%'`).all() as { key: string; value: string }[];
+  const out: Partial<Record<EditableLlmField, string>> = {};
+  for (const row of rows) {
+    const field = row.key.slice(PREFIX.length) as EditableLlmField;
+    if ((EDITABLE_LLM_FIELDS as readonly string[]).includes(field)) out[field] = row.value;
+  }
+  return out;
+}
+
+function mergedEnv(overrides: Partial<Record<EditableLlmField, string>>): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const [field, value] of Object.entries(overrides) as [EditableLlmField, string][]) env[LLM_ENV[field]] = value;
+  return env;
+}
+
+/** The settings runs use now: environment plus saved overrides. */
+export function getEffectiveLlmSettings(): LlmSettings {
+  return readLlmSettings(mergedEnv(storedOverrides()));
+}
+
+export interface LlmSettingsView {
+  effective: RedactedLlmSettings;
+  /** Which fields come from the settings page rather than the environment. */
+  overridden: EditableLlmField[];
+  apiKeySource: "environment" | "none";
+}
+
+export function describeLlmSettings(): LlmSettingsView {
+  const overrides = storedOverrides();
+  const effective = getEffectiveLlmSettings();
+  return {
+    effective: redactSettings(effective),
+    overridden: Object.keys(overrides) as EditableLlmField[],
+    apiKeySource: effective.apiKey ? "environment" : "none",
+  };
+}
+
+/**
+ * Save overrides (a field set to null or "" goes back to the environment's value). Validated as
+ * a whole before anything is written, so a bad value changes nothing.
+ */
+export function saveLlmSettings(changes: Partial<Record<EditableLlmField, string | null>>): LlmSettingsView {
+  const next = { ...storedOverrides() };
+  for (const [field, value] of Object.entries(changes) as [EditableLlmField, string | null | undefined][]) {
+    if (!(EDITABLE_LLM_FIELDS as readonly string[]).includes(field)) throw new AppError("INVALID_INPUT", `unknown setting ${field}`);
+    if (value === undefined) continue;
+    if (value === null || value.trim() === "") delete next[field];
+    else next[field] = value.trim();
+  }
+  try {
+    readLlmSettings(mergedEnv(next));
+  } catch (error) {
+    if (error instanceof AppError) throw new AppError("INVALID_INPUT", error.message.replace(/REFINERY_LLM_/g, "").replace("Invalid LLM settings: ", ""), error.details);
+    throw error;
+  }
+  const db = getSqlite();
+  const now = sqliteNow();
+  db.transaction(() => {
+    db.prepare(`DELETE FROM "Setting" WHERE key LIKE 'llm.%'`).run();
+    const insert = db.prepare(`INSERT INTO "Setting" (key, value, updatedAt) VALUES (?, ?, ?)`);
+    for (const [field, value] of Object.entries(next)) insert.run(PREFIX + field, value, now);
+  })();
+  return describeLlmSettings();
+}
+
+export interface ConnectionCheck {
+  ok: boolean;
+  provider: string;
+  model: string | null;
+  latencyMs: number;
+  /** The first characters the model answered, or the error. */
+  detail: string;
+}
+
+/** Send one tiny judgement prompt through the configured provider and report what happened. */
+export async function checkLlmConnection(): Promise<ConnectionCheck> {
+  const { getProvider } = await import("./index");
+  const { buildJudgePrompt } = await import("../../loop/prompts");
+  const { KnowledgeGraph } = await import("../../graph/model");
+  const settings = getEffectiveLlmSettings();
+  const started = performance.now();
+  try {
+    const provider = getProvider(settings.provider);
+    const question = "Is Refinery connected to this model?";
+    const result = await provider.complete({
+      task: "judge",
+      messages: buildJudgePrompt({ question, triples: [] }),
+      context: { task: "judge", question, step: 1, triples: [], graph: new KnowledgeGraph() },
+    });
+    return { ok: true, provider: provider.name, model: result.model ?? provider.model, latencyMs: Math.round(performance.now() - started), detail: result.text.slice(0, 200) };
+  } catch (error) {
+    return {
+      ok: false,
+      provider: settings.provider,
+      model: settings.model ?? null,
+      latencyMs: Math.round(performance.now() - started),
+      detail: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
