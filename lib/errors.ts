@@ -12,6 +12,7 @@ export type ErrorCode =
   | "LLM_FORMAT"
   | "LLM_UNAVAILABLE"
   | "CONFIG"
+  | "CONFIRMATION_REQUIRED"
   | "INTERNAL";
 
 export class AppError extends Error {
@@ -44,6 +45,8 @@ export function httpStatusFor(code: ErrorCode): number {
       return 400;
     case "TOO_LARGE":
       return 413;
+    case "CONFIRMATION_REQUIRED":
+      return 428;
     case "LLM_FORMAT":
       return 502;
     case "LLM_UNAVAILABLE":

@@ -26,6 +26,8 @@ export interface GraphNode {
   sourceLocation: string | null;
   /** The full original record (including id/label), lossless, in key order. */
   attrs: JsonObject;
+  /** Position in the file order (set when added to a graph); export and storage sort by it. */
+  ord?: number;
 }
 
 export interface GraphEdge {
@@ -37,6 +39,8 @@ export interface GraphEdge {
   target: string;
   relation: string;
   attrs: JsonObject;
+  /** Position in the file order, like GraphNode.ord. */
+  ord?: number;
 }
 
 /** What a graph file held besides nodes and links, in key order (graph, hyperedges, extra keys…). */
@@ -96,11 +100,15 @@ export class KnowledgeGraph {
   private readonly inIndex = new Map<string, Set<string>>();
   private readonly normIndex = new Map<string, Set<string>>();
   private nextEdgeNumber = 0;
+  private nextNodeOrd = 0;
+  private nextEdgeOrd = 0;
 
   constructor(readonly meta: GraphMeta = { top: {}, linksKey: "links" }) {}
 
   addNode(node: GraphNode): void {
     if (this.nodes.has(node.id)) throw new Error(`duplicate node id ${JSON.stringify(node.id)}`);
+    if (node.ord === undefined) node.ord = this.nextNodeOrd;
+    this.nextNodeOrd = Math.max(this.nextNodeOrd, node.ord + 1);
     this.nodes.set(node.id, node);
     this.indexLabel(node);
   }
@@ -121,7 +129,9 @@ export class KnowledgeGraph {
     const m = /^e(\d+)$/.exec(key);
     if (m) this.nextEdgeNumber = Math.max(this.nextEdgeNumber, Number(m[1]) + 1);
     if (this.edges.has(key)) throw new Error(`duplicate edge key ${key}`);
-    const full: GraphEdge = { ...edge, key };
+    const ord = edge.ord ?? this.nextEdgeOrd;
+    this.nextEdgeOrd = Math.max(this.nextEdgeOrd, ord + 1);
+    const full: GraphEdge = { ...edge, key, ord };
     this.edges.set(key, full);
     addTo(this.outIndex, full.source, key);
     addTo(this.inIndex, full.target, key);

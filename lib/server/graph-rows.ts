@@ -46,13 +46,13 @@ export function nodeToRow(node: GraphNode, ord: number): NodeRow {
 
 export function nodeFromRow(row: NodeRow): GraphNode {
   if (row.data === null) {
-    return nodeFromRecord(row.label === row.nodeId ? { id: row.nodeId } : { label: row.label, id: row.nodeId });
+    return { ...nodeFromRecord(row.label === row.nodeId ? { id: row.nodeId } : { label: row.label, id: row.nodeId }), ord: row.ord };
   }
   const record = parseLosslessJson(row.data, { source: `node ${row.nodeId}` });
   if (!isJsonObject(record)) throw new Error(`stored node ${row.nodeId} is not an object`);
   const node = nodeFromRecord(record);
   // The row's id is authoritative (a merge may have renamed the node since import).
-  return { ...node, id: row.nodeId, label: row.label, normLabel: row.normLabel };
+  return { ...node, id: row.nodeId, label: row.label, normLabel: row.normLabel, ord: row.ord };
 }
 
 export function edgeToRow(edge: GraphEdge, ord: number): EdgeRow {
@@ -74,15 +74,14 @@ export function edgeToRow(edge: GraphEdge, ord: number): EdgeRow {
 
 export function edgeFromRow(row: EdgeRow): GraphEdge {
   if (row.data === null) {
-    return edgeFromRecord(row.edgeKey, row.source, row.target, {
-      relation: row.relation,
-      source: row.source,
-      target: row.target,
-    });
+    return {
+      ...edgeFromRecord(row.edgeKey, row.source, row.target, { relation: row.relation, source: row.source, target: row.target }),
+      ord: row.ord,
+    };
   }
   const record = parseLosslessJson(row.data, { source: `edge ${row.edgeKey}` });
   if (!isJsonObject(record)) throw new Error(`stored edge ${row.edgeKey} is not an object`);
-  return { ...edgeFromRecord(row.edgeKey, row.source, row.target, record), relation: row.relation };
+  return { ...edgeFromRecord(row.edgeKey, row.source, row.target, record), relation: row.relation, ord: row.ord };
 }
 
 export function metaToText(meta: GraphMeta): string {

@@ -236,6 +236,16 @@ export async function loadGraph(name: string, version?: number): Promise<LoadedG
   return { graphId: row.id, name: row.name, version: v, graph };
 }
 
+/** Put a graph version into the cache (e.g. right after an apply computed it in memory). */
+export function cacheGraph(graphId: string, version: number, graph: KnowledgeGraph): void {
+  graphCache.set(`${graphId}:${version}`, graph);
+  while (graphCache.size > GRAPH_CACHE_SIZE) {
+    const oldest = graphCache.keys().next().value;
+    if (oldest === undefined) break;
+    graphCache.delete(oldest);
+  }
+}
+
 export async function findDocuments(graphId: string, docIds: string[]): Promise<CorpusDocument[]> {
   if (docIds.length === 0) return [];
   const rows = await getDb().document.findMany({

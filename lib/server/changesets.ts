@@ -1,0 +1,295 @@
+/**
+ * Committing changesets as new graph versions, reverting them, and diffing versions.
+ *
+ * A commit is one SQLite write transaction (BEGIN IMMEDIATE: writers are serialised): it checks
+ * the graph is still at the version the changeset was checked against, closes the rows of
+ * removed/updated nodes and edges (validTo = new version), inserts the new rows, bumps the
+ * version and records the changeset with its inverse. Anything that fails rolls it all back.
+ */
+import { AppError } from "../errors";
+import type { Changeset } from "../changes/changeset";
+import { applyChangeset, findConflicts, invertChangeset, parseChangeset, serializeChangeset } from "../changes/changeset";
+import type { GraphDiff } from "../changes/diff";
+import { diffChangesets } from "../changes/diff";
+import type { Merge, PlannedAction } from "../changes/plan-actions";
+import { edgeFromState, nodeFromState } from "../changes/changeset";
+import type Database from "better-sqlite3";
+import { cacheGraph, getGraphRecord, loadGraph } from "./graph-store";
+import { edgeToRow, nodeToRow } from "./graph-rows";
+import { getSqlite, sqliteNow } from "./sqlite";
+
+export interface CommitOptions {
+  graph: string;
+  baseVersion: number;
+  changeset: Changeset;
+  merges?: Merge[];
+  actions?: PlannedAction[];
+  kind: "apply" | "revert";
+  message: string;
+  proposalId?: string | null;
+  revertOf?: number | null;
+  actor?: string | null;
+  /** Extra writes that must commit or fail together with the version (proposal statuses). */
+  inTransaction?: (db: Database.Database, version: number) => void;
+}
+
+export interface CommitResult {
+  version: number;
+  changesetId: number;
+  diff: GraphDiff;
+}
+
+/** Small graphs are re-derived in memory after a commit so the next read is instant. */
+const CACHE_AFTER_COMMIT_MAX_EDGES = 50_000;
+
+export async function commitChangeset(options: CommitOptions): Promise<CommitResult> {
+  const record = await getGraphRecord(options.graph);
+  const current = await loadGraph(options.graph);
+  const conflicts = findConflicts(current.graph, options.changeset);
+  if (conflicts.length > 0) {
+    throw new AppError(
+      "CONFLICT",
+      `the graph changed since version ${options.baseVersion} in ways this change touches (now at version ${current.version}): ${conflicts
+        .slice(0, 5)
+        .map((c) => c.message)
+        .join("; ")}${conflicts.length > 5 ? `; and ${conflicts.length - 5} more` : ""}. Nothing was changed.`,
+      { conflicts, currentVersion: current.version },
+    );
+  }
+  const inverse = invertChangeset(options.changeset);
+  const db = getSqlite();
+  const now = sqliteNow();
+  const version = current.version + 1;
+  const write = db.transaction(() => {
+    const row = db.prepare(`SELECT currentVersion FROM "Graph" WHERE id = ?`).get(record.id) as { currentVersion: number } | undefined;
+    if (!row) throw new AppError("NOT_FOUND", `graph ${JSON.stringify(options.graph)} was deleted`);
+    if (row.currentVersion !== current.version) {
+      throw new AppError("CONFLICT", `the graph moved to version ${row.currentVersion} while this change was being applied; nothing was changed, try again`, {
+        currentVersion: row.currentVersion,
+      });
+    }
+    writeOps(db, record.id, version, options.changeset);
+    const counts = db
+      .prepare(
+        `SELECT (SELECT COUNT(*) FROM "Node" WHERE graphId = ? AND validFrom <= ? AND (validTo IS NULL OR validTo > ?)) AS nodes,
+                (SELECT COUNT(*) FROM "Edge" WHERE graphId = ? AND validFrom <= ? AND (validTo IS NULL OR validTo > ?)) AS edges`,
+      )
+      .get(record.id, version, version, record.id, version, version) as { nodes: number; edges: number };
+    db.prepare(`UPDATE "Graph" SET currentVersion = ?, updatedAt = ? WHERE id = ?`).run(version, now, record.id);
+    db.prepare(`INSERT INTO "GraphVersion" (graphId, version, message, nodeCount, edgeCount, createdAt) VALUES (?, ?, ?, ?, ?, ?)`).run(
+      record.id,
+      version,
+      options.message,
+      counts.nodes,
+      counts.edges,
+      now,
+    );
+    const info = db
+      .prepare(
+        `INSERT INTO "Changeset" (graphId, version, baseVersion, kind, ops, inverse, merges, summary, message, proposalId, revertOf, actor, createdAt)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        record.id,
+        version,
+        options.baseVersion,
+        options.kind,
+        serializeChangeset(options.changeset),
+        serializeChangeset(inverse),
+        JSON.stringify(options.merges ?? []),
+        JSON.stringify((options.actions ?? []).map((a) => ({ index: a.index, summary: a.summary, skipped: a.skipped }))),
+        options.message,
+        options.proposalId ?? null,
+        options.revertOf ?? null,
+        options.actor ?? null,
+        now,
+      );
+    options.inTransaction?.(db, version);
+    return Number(info.lastInsertRowid);
+  });
+  const changesetId = write.immediate();
+  if (current.graph.edges.size <= CACHE_AFTER_COMMIT_MAX_EDGES) cacheGraph(record.id, version, applyChangeset(current.graph, options.changeset));
+  const labelOf = (id: string) => current.graph.getNode(id)?.label ?? id;
+  return { version, changesetId, diff: diffChangesets({ changesets: [options.changeset], merges: options.merges, labelOf }) };
+}
+
+function writeOps(db: Database.Database, graphId: string, version: number, changeset: Changeset): void {
+  const maxOrd = (table: "Node" | "Edge") =>
+    (db.prepare(`SELECT COALESCE(MAX(ord), -1) AS m FROM "${table}" WHERE graphId = ?`).get(graphId) as { m: number }).m;
+  let nextNodeOrd = maxOrd("Node") + 1;
+  let nextEdgeOrd = maxOrd("Edge") + 1;
+  const closeNode = db.prepare(`UPDATE "Node" SET validTo = ? WHERE graphId = ? AND nodeId = ? AND validTo IS NULL RETURNING ord`);
+  const closeEdge = db.prepare(`UPDATE "Edge" SET validTo = ? WHERE graphId = ? AND edgeKey = ? AND validTo IS NULL RETURNING ord`);
+  const insertNode = db.prepare(`INSERT INTO "Node" (graphId, nodeId, label, normLabel, ord, data, validFrom) VALUES (?, ?, ?, ?, ?, ?, ?)`);
+  const insertEdge = db.prepare(`INSERT INTO "Edge" (graphId, edgeKey, source, target, relation, ord, data, validFrom) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const close = (stmt: Database.Statement, id: string, what: string): number => {
+    const row = stmt.get(version, graphId, id) as { ord: number } | undefined;
+    if (!row) throw new AppError("CONFLICT", `${what} ${JSON.stringify(id)} is no longer live; nothing was changed`);
+    return row.ord;
+  };
+  const addNode = (state: Parameters<typeof nodeFromState>[0], ord: number) => {
+    const r = nodeToRow(nodeFromState(state), ord);
+    insertNode.run(graphId, r.nodeId, r.label, r.normLabel, r.ord, r.data, version);
+  };
+  const addEdge = (state: Parameters<typeof edgeFromState>[0], ord: number) => {
+    const r = edgeToRow(edgeFromState(state), ord);
+    insertEdge.run(graphId, r.edgeKey, r.source, r.target, r.relation, r.ord, r.data, version);
+  };
+  for (const op of changeset.ops) {
+    switch (op.op) {
+      case "add_node":
+        // A re-added node (an undo) goes back to its old position.
+        addNode(op.node, op.node.ord ?? nextNodeOrd++);
+        break;
+      case "remove_node":
+        close(closeNode, op.node.id, "node");
+        break;
+      case "update_node":
+        // The new row keeps the old row's position, so exports keep the file order.
+        addNode(op.after, close(closeNode, op.before.id, "node"));
+        break;
+      case "add_edge":
+        addEdge(op.edge, op.edge.ord ?? nextEdgeOrd++);
+        break;
+      case "remove_edge":
+        close(closeEdge, op.edge.key, "edge");
+        break;
+      case "update_edge":
+        addEdge(op.after, close(closeEdge, op.before.key, "edge"));
+        break;
+    }
+  }
+}
+
+interface ChangesetRow {
+  id: number;
+  version: number;
+  baseVersion: number;
+  kind: string;
+  ops: string;
+  inverse: string;
+  merges: string;
+  summary: string;
+  message: string;
+  proposalId: string | null;
+  revertOf: number | null;
+  actor: string | null;
+  createdAt: string;
+}
+
+function changesetRows(graphId: string, fromExclusive: number, toInclusive: number): ChangesetRow[] {
+  return getSqlite()
+    .prepare(`SELECT * FROM "Changeset" WHERE graphId = ? AND version > ? AND version <= ? ORDER BY version`)
+    .all(graphId, fromExclusive, toInclusive) as ChangesetRow[];
+}
+
+export interface RevertOptions {
+  graph: string;
+  /** Undo the changeset that created this version. */
+  version: number;
+  actor?: string | null;
+  inTransaction?: CommitOptions["inTransaction"];
+}
+
+export async function revertVersion(options: RevertOptions): Promise<CommitResult & { reverted: number }> {
+  const record = await getGraphRecord(options.graph);
+  if (options.version <= 1) throw new AppError("INVALID_INPUT", "version 1 is the import; there is no change to undo");
+  const [row] = changesetRows(record.id, options.version - 1, options.version);
+  if (!row) throw new AppError("NOT_FOUND", `graph ${JSON.stringify(options.graph)} has no version ${options.version}`);
+  const already = getSqlite()
+    .prepare(`SELECT version FROM "Changeset" WHERE graphId = ? AND kind = 'revert' AND revertOf = ? ORDER BY version DESC LIMIT 1`)
+    .get(record.id, options.version) as { version: number } | undefined;
+  if (already) {
+    throw new AppError("CONFLICT", `version ${options.version} was already undone by version ${already.version}; revert version ${already.version} to redo it`);
+  }
+  const inverse = parseChangeset(row.inverse);
+  const merges = (JSON.parse(row.merges) as Merge[]).map((m) => ({ from: m.into, into: m.from }));
+  try {
+    const result = await commitChangeset({
+      graph: options.graph,
+      baseVersion: record.currentVersion,
+      changeset: inverse,
+      merges,
+      kind: "revert",
+      message: `revert version ${options.version}: ${row.message}`,
+      revertOf: options.version,
+      actor: options.actor,
+      proposalId: row.proposalId,
+      inTransaction: (db, version) => {
+        // Actions this version applied go back to "reverted": the proposal shows they were undone.
+        db.prepare(`UPDATE "ProposalAction" SET status = 'reverted' WHERE appliedIn = ? AND proposalId = ? AND status = 'applied'`).run(
+          options.version,
+          row.proposalId,
+        );
+        options.inTransaction?.(db, version);
+      },
+    });
+    return { ...result, reverted: options.version };
+  } catch (error) {
+    if (error instanceof AppError && error.code === "CONFLICT") {
+      throw new AppError("CONFLICT", `cannot undo version ${options.version}: later changes touch the same nodes or edges (${error.message})`, error.details);
+    }
+    throw error;
+  }
+}
+
+export interface VersionInfo {
+  version: number;
+  message: string;
+  nodes: number;
+  edges: number;
+  createdAt: string;
+  kind: "import" | "apply" | "revert";
+  revertOf: number | null;
+  revertedBy: number | null;
+  proposalId: string | null;
+  actor: string | null;
+  actions: { index: number; summary: string; skipped: boolean }[];
+}
+
+export async function findVersions(graph: string): Promise<VersionInfo[]> {
+  const record = await getGraphRecord(graph);
+  const db = getSqlite();
+  const versions = db
+    .prepare(`SELECT version, message, nodeCount, edgeCount, createdAt FROM "GraphVersion" WHERE graphId = ? ORDER BY version DESC`)
+    .all(record.id) as { version: number; message: string; nodeCount: number; edgeCount: number; createdAt: string }[];
+  const changes = new Map(changesetRows(record.id, 0, Number.MAX_SAFE_INTEGER).map((c) => [c.version, c]));
+  const revertedBy = new Map<number, number>();
+  for (const c of changes.values()) if (c.revertOf !== null) revertedBy.set(c.revertOf, c.version);
+  return versions.map((v) => {
+    const c = changes.get(v.version);
+    return {
+      version: v.version,
+      message: v.message,
+      nodes: v.nodeCount,
+      edges: v.edgeCount,
+      createdAt: new Date(v.createdAt).toISOString(),
+      kind: c ? (c.kind === "revert" ? "revert" : "apply") : "import",
+      revertOf: c?.revertOf ?? null,
+      revertedBy: revertedBy.get(v.version) ?? null,
+      proposalId: c?.proposalId ?? null,
+      actor: c?.actor ?? null,
+      actions: c ? (JSON.parse(c.summary) as VersionInfo["actions"]) : [],
+    };
+  });
+}
+
+/** Net difference between two versions of a graph (either order). */
+export async function diffVersions(options: { graph: string; from: number; to: number }): Promise<GraphDiff & { from: number; to: number }> {
+  const record = await getGraphRecord(options.graph);
+  for (const v of [options.from, options.to]) {
+    if (!Number.isInteger(v) || v < 1 || v > record.currentVersion) {
+      throw new AppError("NOT_FOUND", `graph ${JSON.stringify(options.graph)} has versions 1..${record.currentVersion}, not ${v}`);
+    }
+  }
+  const forward = options.from <= options.to;
+  const rows = changesetRows(record.id, Math.min(options.from, options.to), Math.max(options.from, options.to));
+  const changesets = forward ? rows.map((r) => parseChangeset(r.ops)) : rows.reverse().map((r) => parseChangeset(r.inverse));
+  const merges = rows.flatMap((r) => {
+    const m = JSON.parse(r.merges) as Merge[];
+    return forward ? m : m.map((x) => ({ from: x.into, into: x.from }));
+  });
+  const target = await loadGraph(options.graph, options.to);
+  const diff = diffChangesets({ changesets, merges, labelOf: (id) => target.graph.getNode(id)?.label ?? id });
+  return { ...diff, from: options.from, to: options.to };
+}
