@@ -28,8 +28,15 @@ export interface CanvasEdge {
 export interface GraphCanvasProps {
   nodes: CanvasNode[];
   edges: CanvasEdge[];
-  selectedId: string;
-  onSelectNode: (nodeId: string) => void;
+  /** Drawn bold, its edges highlighted; none when the view has no centre. */
+  selectedId?: string;
+  /** Nodes drawn with a distinct fill and border (the run page: entities named in the question). */
+  markedIds?: ReadonlySet<string>;
+  /** Without it the nodes are not clickable. */
+  onSelectNode?: (nodeId: string) => void;
+  /** Small graphs can afford every relation label at fit zoom; large ones only show the selected node's. */
+  labelAllEdges?: boolean;
+  ariaLabel?: string;
 }
 
 let fcoseRegistered = false;
@@ -46,7 +53,13 @@ function shorten(label: string): string {
   return label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label;
 }
 
-function toElements(nodes: CanvasNode[], edges: CanvasEdge[], selectedId: string): ElementDefinition[] {
+interface ElementOptions {
+  selectedId: string | undefined;
+  markedIds: ReadonlySet<string> | undefined;
+  labelAllEdges: boolean;
+}
+
+function toElements(nodes: CanvasNode[], edges: CanvasEdge[], { selectedId, markedIds, labelAllEdges }: ElementOptions): ElementDefinition[] {
   const out: ElementDefinition[] = nodes.map((n) => ({
     group: "nodes",
     data: {
@@ -55,13 +68,13 @@ function toElements(nodes: CanvasNode[], edges: CanvasEdge[], selectedId: string
       color: communityColor(n.community),
       size: 16 + Math.min(26, Math.sqrt(n.degree) * 4),
     },
-    classes: n.id === selectedId ? "center" : undefined,
+    classes: [n.id === selectedId ? "center" : "", markedIds?.has(n.id) ? "marked" : ""].join(" ").trim() || undefined,
   }));
   for (const e of edges) {
     out.push({
       group: "edges",
       data: { id: `edge:${e.key}`, source: e.source, target: e.target, relation: e.relation },
-      classes: e.source === selectedId || e.target === selectedId ? "incident" : undefined,
+      classes: e.source === selectedId || e.target === selectedId ? "incident" : labelAllEdges ? "labelled" : undefined,
     });
   }
   return out;
@@ -102,6 +115,15 @@ const STYLE: StylesheetJson = [
     },
   },
   {
+    selector: "node.marked",
+    style: {
+      "background-color": "#f59e0b",
+      "border-width": 3,
+      "border-color": "#92400e",
+      "font-weight": "bold",
+    },
+  },
+  {
     selector: "edge",
     style: {
       width: 1.1,
@@ -124,6 +146,17 @@ const STYLE: StylesheetJson = [
     },
   },
   {
+    selector: "edge.labelled",
+    style: {
+      width: 1.4,
+      "line-color": "#c3cad5",
+      "target-arrow-color": "#94a3b8",
+      "font-size": 9,
+      color: "#475569",
+      "min-zoomed-font-size": 6,
+    },
+  },
+  {
     selector: "edge.incident",
     style: {
       width: 1.8,
@@ -137,7 +170,23 @@ const STYLE: StylesheetJson = [
   },
 ];
 
-export default function GraphCanvas({ nodes, edges, selectedId, onSelectNode }: GraphCanvasProps) {
+/**
+ * A force layout has no preferred orientation, but the container does: a tall drawing in a wide
+ * panel gets a small zoom and unreadable labels. Mirroring across the diagonal (x <-> y) keeps
+ * every distance and fills the panel better.
+ */
+function matchOrientation(cy: cytoscape.Core, container: HTMLElement): void {
+  const box = cy.nodes().boundingBox();
+  const isWidePanel = container.clientWidth >= container.clientHeight;
+  const isWideDrawing = box.w >= box.h;
+  if (isWidePanel === isWideDrawing || Math.abs(box.w - box.h) < 0.15 * Math.max(box.w, box.h)) return;
+  cy.nodes().positions((node) => {
+    const p = node.position();
+    return { x: p.y, y: p.x };
+  });
+}
+
+export default function GraphCanvas({ nodes, edges, selectedId, markedIds, onSelectNode, labelAllEdges = false, ariaLabel }: GraphCanvasProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const onSelectRef = useRef(onSelectNode);
   useEffect(() => {
@@ -152,15 +201,17 @@ export default function GraphCanvas({ nodes, edges, selectedId, onSelectNode }: 
     const started = performance.now();
     const cy = cytoscape({
       container,
-      elements: toElements(nodes, edges, selectedId),
+      elements: toElements(nodes, edges, { selectedId, markedIds, labelAllEdges }),
       style: STYLE,
       // No initial layout: fcose places everything right after.
       layout: { name: "preset" },
       minZoom: 0.15,
       maxZoom: 3,
     });
-    cy.on("tap", "node", (event: cytoscape.EventObjectNode) => onSelectRef.current(event.target.id()));
-    cy.on("mouseover", "node", () => container.classList.add("is-pointing"));
+    cy.on("tap", "node", (event: cytoscape.EventObjectNode) => onSelectRef.current?.(event.target.id()));
+    cy.on("mouseover", "node", () => {
+      if (onSelectRef.current) container.classList.add("is-pointing");
+    });
     cy.on("mouseout", "node", () => container.classList.remove("is-pointing"));
     const layout = cy.layout({
       name: "fcose",
@@ -175,6 +226,7 @@ export default function GraphCanvas({ nodes, edges, selectedId, onSelectNode }: 
     } as cytoscape.LayoutOptions);
     layout.one("layoutstop", () => {
       if (cy.destroyed()) return;
+      matchOrientation(cy, container);
       cy.fit(undefined, 40);
       if (cy.zoom() > 1.6) {
         cy.zoom(1.6);
@@ -188,7 +240,7 @@ export default function GraphCanvas({ nodes, edges, selectedId, onSelectNode }: 
       layout.stop();
       cy.destroy();
     };
-  }, [nodes, edges, selectedId]);
+  }, [nodes, edges, selectedId, markedIds, labelAllEdges]);
 
   return (
     <div
@@ -197,7 +249,7 @@ export default function GraphCanvas({ nodes, edges, selectedId, onSelectNode }: 
       data-testid="graph-canvas"
       data-node-count={nodes.length}
       role="img"
-      aria-label={`Neighbourhood graph: ${nodes.length} nodes, ${edges.length} edges. Click a node to centre on it.`}
+      aria-label={ariaLabel ?? `Neighbourhood graph: ${nodes.length} nodes, ${edges.length} edges. Click a node to centre on it.`}
     />
   );
 }

@@ -1,4 +1,4 @@
-/** Every React Query key of the graph API, hierarchical so one prefix invalidates a subtree. */
+/** Every React Query key of the API, hierarchical so one prefix invalidates a subtree. */
 export const graphKeys = {
   all: ["graphs"] as const,
   graph: (name: string) => ["graphs", name] as const,
@@ -7,4 +7,16 @@ export const graphKeys = {
   node: (name: string, nodeId: string) => ["graphs", name, "nodes", nodeId] as const,
   neighbourhood: (name: string, nodeId: string, options: { depth: number }) =>
     ["graphs", name, "nodes", nodeId, "neighbourhood", options] as const,
+  questionsAll: (name: string) => ["graphs", name, "questions"] as const,
+  questions: (name: string, options: { status: "pending" | "all" }) => ["graphs", name, "questions", options] as const,
+  runs: (name: string) => ["graphs", name, "runs"] as const,
+};
+
+export const runKeys = {
+  all: ["runs"] as const,
+  run: (id: string) => ["runs", id] as const,
+};
+
+export const providerKeys = {
+  current: ["provider"] as const,
 };

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { GraphSummary } from "../api/types";
 import { formatImportedAt } from "../graphs/graph-table";
+import { GraphTabs } from "./graph-tabs";
 
 const numberFormat = new Intl.NumberFormat("en-US");
 
@@ -12,30 +13,33 @@ export function GraphHeader({ summary }: { summary: GraphSummary }) {
     { id: "questions", label: "questions", value: numberFormat.format(summary.questions) },
   ];
   return (
-    <header className="graph-header">
-      <div className="graph-header__title">
-        <nav aria-label="Breadcrumb" className="breadcrumb">
-          <Link href="/">Graphs</Link>
-          <span aria-hidden="true">/</span>
-        </nav>
-        <h1>{summary.name}</h1>
-        <span className="badge">{summary.format}</span>
-        <span className="badge badge--quiet">v{summary.version}</span>
-      </div>
-      <dl className="stats">
-        {stats.map((s) => (
-          <div key={s.id} className="stat">
-            <dd data-testid={`stat-${s.id}`}>{s.value}</dd>
-            <dt>{s.label}</dt>
-          </div>
-        ))}
-        <div className="stat stat--meta">
-          <dd>
-            <time dateTime={summary.createdAt}>{formatImportedAt(summary.createdAt)}</time>
-          </dd>
-          <dt>imported</dt>
+    <div className="graph-header-area">
+      <header className="graph-header">
+        <div className="graph-header__title">
+          <nav aria-label="Breadcrumb" className="breadcrumb">
+            <Link href="/">Graphs</Link>
+            <span aria-hidden="true">/</span>
+          </nav>
+          <h1>{summary.name}</h1>
+          <span className="badge">{summary.format}</span>
+          <span className="badge badge--quiet">v{summary.version}</span>
         </div>
-      </dl>
-    </header>
+        <dl className="stats">
+          {stats.map((s) => (
+            <div key={s.id} className="stat">
+              <dd data-testid={`stat-${s.id}`}>{s.value}</dd>
+              <dt>{s.label}</dt>
+            </div>
+          ))}
+          <div className="stat stat--meta">
+            <dd>
+              <time dateTime={summary.createdAt}>{formatImportedAt(summary.createdAt)}</time>
+            </dd>
+            <dt>imported</dt>
+          </div>
+        </dl>
+      </header>
+      <GraphTabs graphName={summary.name} />
+    </div>
   );
 }

@@ -1,0 +1,18 @@
+import { cache } from "react";
+import { isAppError } from "@/lib/errors";
+import type { GraphSummary } from "@/lib/server/graph-store";
+import { getGraphSummary } from "@/lib/server/graph-store";
+
+/**
+ * Only the summary is read for a graph's pages (a few indexed queries), so a missing graph
+ * answers with a real 404 and the page arrives at once. `cache` lets the layout and the page
+ * of one request share the read.
+ */
+export const findGraphSummary = cache(async (name: string): Promise<GraphSummary | null> => {
+  try {
+    return await getGraphSummary(name);
+  } catch (error) {
+    if (isAppError(error) && error.code === "NOT_FOUND") return null;
+    throw error;
+  }
+});

@@ -1,0 +1,79 @@
+import Link from "next/link";
+import type { QuestionItem, RunSummary } from "../api/run-types";
+import { formatTimestamp } from "../runs/run-format";
+import { RunStatusBadge } from "../runs/run-status-badge";
+import { RunQuestionButton } from "./run-question-button";
+
+const SOURCE_LABEL: Record<string, string> = {
+  user: "typed",
+  bundle: "bundle",
+  graphify_memory: "graphify memory",
+  deeprefine: "deeprefine",
+  deeprefine_loop: "deeprefine loop",
+};
+
+interface QuestionTableProps {
+  graphName: string;
+  questions: QuestionItem[];
+  latestRuns: Map<string, RunSummary>;
+}
+
+export function QuestionTable({ graphName, questions, latestRuns }: QuestionTableProps) {
+  return (
+    <div className="table-card">
+      <table className="table questions-table" data-testid="question-table">
+        <thead>
+          <tr>
+            <th scope="col" className="num">#</th>
+            <th scope="col">Question</th>
+            <th scope="col">Query id</th>
+            <th scope="col">Source</th>
+            <th scope="col">Status</th>
+            <th scope="col">Latest run</th>
+            <th scope="col">
+              <span className="sr-only">Run</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {questions.map((q) => {
+            const run = latestRuns.get(q.queryId);
+            return (
+              <tr key={q.queryId} data-testid="question-row" data-query-id={q.queryId}>
+                <td className="num muted">{q.ord + 1}</td>
+                <td className="questions-table__text">
+                  <span data-testid="question-text">{q.text}</span>
+                  {q.answers && q.answers.length > 0 ? (
+                    <span className="table__sub questions-table__gold">
+                      Gold answer{q.answers.length === 1 ? "" : "s"}: {q.answers.join(" · ")}
+                    </span>
+                  ) : null}
+                </td>
+                <td className="mono small nowrap">{q.queryId}</td>
+                <td>
+                  <span className="badge badge--quiet">{SOURCE_LABEL[q.source] ?? q.source}</span>
+                </td>
+                <td>
+                  <span className={q.refined ? "badge badge--refined" : "badge badge--pending"}>{q.refined ? "refined" : "pending"}</span>
+                </td>
+                <td className="nowrap">
+                  {run ? (
+                    <Link href={`/runs/${encodeURIComponent(run.id)}`} className="run-link" data-testid="latest-run" title={`Started ${formatTimestamp(run.createdAt)}`}>
+                      <RunStatusBadge status={run.status} />
+                      <span className="small">{run.steps} step{run.steps === 1 ? "" : "s"}</span>
+                    </Link>
+                  ) : (
+                    <span className="muted small">never run</span>
+                  )}
+                </td>
+                <td className="questions-table__action">
+                  <RunQuestionButton graphName={graphName} queryId={q.queryId} isRunning={run?.status === "running"} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
