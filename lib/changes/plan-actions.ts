@@ -165,7 +165,7 @@ export function planActions({ graph, actions, edgeKeyPrefix }: PlanOptions): Pla
 
   const newEdgeAttrs = (source: string, target: string, relation: string): JsonObject => {
     if (!graphifyStyle) return { relation, source, target };
-    const attrs: JsonObject = { relation, confidence: "INFERRED", source_file: "refinery", source_location: "", weight: pyFloat(1) as JsonValue };
+    const attrs: JsonObject = { relation, confidence: "INFERRED", source_file: "refinery", source_location: "", weight: pyFloat(1) };
     if (trueDirection) {
       attrs._src = source;
       attrs._tgt = target;
