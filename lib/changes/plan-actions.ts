@@ -16,7 +16,7 @@
 import { AppError } from "../errors";
 import type { GraphEdge, GraphNode, KnowledgeGraph } from "../graph/model";
 import { normalizeLabel } from "../graph/normalize";
-import type { JsonObject, JsonValue } from "../json/lossless-json";
+import type { JsonObject } from "../json/lossless-json";
 import { pyFloat } from "../json/lossless-json";
 import type { RefinementAction } from "../loop/types";
 import { resolveActionNames } from "../review/resolve-action";
