@@ -15,7 +15,14 @@ import { getDb } from "./db";
 import { findDocuments, getGraphRecord, loadGraph } from "./graph-store";
 import type { ProviderName } from "./providers";
 import { getProvider } from "./providers";
+import { createProposal, reviewForGraph } from "./proposals";
 import { addQuestions, findQuestions, getQuestion } from "./questions";
+import type { ActionReview } from "../review/types";
+
+interface ProposalContext {
+  graph: string;
+  version: number;
+}
 
 export const PROCESS_OWNER = `${process.pid}@${os.hostname()}`;
 
@@ -172,16 +179,33 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     } finally {
       clearInterval(heartbeat);
     }
-    await finishRun(run.id, question.pk, trace, failure);
+    await finishRun(run.id, question.pk, trace, failure, { graph: loaded.name, version: loaded.version });
     return getRun(run.id);
   })();
   return { runId: run.id, done };
 }
 
-async function finishRun(runId: string, questionPk: number, trace: RunTrace | null, failure: string | null): Promise<void> {
-  const status: RunStatus = trace ? trace.status : "failed";
+async function finishRun(runId: string, questionPk: number, trace: RunTrace | null, failure: string | null, proposalFor: ProposalContext): Promise<void> {
+  let status: RunStatus = trace ? trace.status : "failed";
+  // Reviews are computed before the final transaction (they read documents); the proposal is
+  // then written in that transaction, with the status: never a run without its proposal.
+  let reviews: ActionReview[] | null = null;
+  if (trace && status === "awaiting_review" && trace.actions.length > 0) {
+    try {
+      reviews = await reviewForGraph({ graph: proposalFor.graph, version: proposalFor.version, actions: trace.actions, retrieved: trace.steps.at(-1)?.triples });
+    } catch (error) {
+      status = "failed";
+      failure = `the proposed actions could not be reviewed: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
   const completed = status === "early_exit" || status === "awaiting_review" || status === "finished";
   await getDb().$transaction(async (tx) => {
+    if (trace && reviews) {
+      await createProposal(
+        { graph: proposalFor.graph, baseVersion: proposalFor.version, source: "run", runId, question: trace.question, actions: trace.actions, reviews },
+        tx,
+      );
+    }
     await tx.run.update({
       where: { id: runId },
       data: {

@@ -1,0 +1,141 @@
+/**
+ * Review and apply through the CLI against a real database: LOW refused without the explicit
+ * flag (graph untouched), apply creates a version, diff shows it, revert gives back an export
+ * byte-identical to the original, and two concurrent applies of one proposal: exactly one wins.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { dataPath, readData } from "../lib/test/data";
+import { disconnectDb } from "../lib/server/db";
+import { closeSqlite } from "../lib/server/sqlite";
+import { applyProposal, createProposal, reviewForGraph } from "../lib/server/proposals";
+import { isAppError } from "../lib/errors";
+import { main } from "./main";
+
+let tmp: string;
+const original = readData("graphify", "httpx", "graph.json");
+
+async function run(...argv: string[]) {
+  let out = "";
+  let err = "";
+  const code = await main(argv, { out: (t) => (out += t + "\n"), err: (t) => (err += t + "\n") });
+  return { code, out, err };
+}
+
+function refinementFile(name: string, body: string): string {
+  const file = path.join(tmp, name);
+  fs.writeFileSync(file, `<refinement>${body}</refinement>\n`);
+  return file;
+}
+
+async function exported(version?: number): Promise<string> {
+  const r = await run("export", "httpx", ...(version ? ["--version", String(version)] : []));
+  expect(r.code).toBe(0);
+  return r.out.replace(/\n$/, "");
+}
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "refinery-apply-"));
+  process.env.DATABASE_URL = `file:${path.join(tmp, "apply.db")}`;
+  expect((await run("import", dataPath("graphify", "httpx"), "--name", "httpx")).code).toBe(0);
+});
+
+afterAll(async () => {
+  await disconnectDb();
+  closeSqlite();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+describe("review, apply, revert", () => {
+  it("reviews a refinement file with labels, reasons and warnings", async () => {
+    const file = refinementFile("r1.txt", 'insert_edge("Client", "inherits", "BaseClient")|insert_edge("main", "calls", "unknown")');
+    const r = await run("review", "httpx", "--refinement-file", file, "--json");
+    expect(r.code).toBe(0);
+    const { reviews } = JSON.parse(r.out) as { reviews: { confidence: string; reasons: string[]; warnings: { code: string }[] }[] };
+    expect(reviews[0]?.confidence).not.toBe("HIGH");
+    expect(reviews[0]?.warnings.map((w) => w.code)).toContain("EDGE_EXISTS");
+    expect(reviews[1]?.confidence).toBe("LOW");
+    for (const review of reviews) expect(review.reasons.length).toBeGreaterThan(0);
+    const human = await run("review", "httpx", "--refinement-file", file);
+    expect(human.out).toContain("[LOW]");
+  });
+
+  it("refuses LOW without --allow-low-confidence and leaves the graph unchanged; applies with it; reverts to the original bytes", async () => {
+    const file = refinementFile("r2.txt", 'replace_node("AsyncClient", "Client")|insert_edge("main", "calls", "unknown")');
+    const refused = await run("apply", "httpx", "--refinement-file", file, "--json");
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain("CONFIRMATION_REQUIRED");
+    expect(JSON.parse((await run("stats", "httpx", "--json")).out)).toMatchObject({ version: 1 });
+    expect(await exported()).toBe(original);
+
+    const applied = await run("apply", "httpx", "--refinement-file", file, "--allow-low-confidence", "--json");
+    expect(applied.err).toBe("");
+    const result = JSON.parse(applied.out) as { version: number; applied: { summary: string }[] };
+    expect(result.version).toBe(2);
+    expect(result.applied[0]?.summary).toContain("merges client_asyncclient into client_client");
+    const v2 = await exported();
+    expect(v2).not.toBe(original);
+    expect(v2).not.toContain('"id": "client_asyncclient"');
+    expect(await exported(1)).toBe(original);
+
+    const diff = JSON.parse((await run("diff", "httpx", "--from", "1", "--to", "2", "--json")).out) as {
+      mergedNodes: { from: { id: string }; into: { id: string } }[];
+      addedNodes: { id: string }[];
+      addedEdges: unknown[];
+      changedEdges: unknown[];
+    };
+    expect(diff.mergedNodes.map((m) => [m.from.id, m.into.id])).toEqual([["client_asyncclient", "client_client"]]);
+    expect(diff.addedEdges.length).toBe(1);
+    expect(diff.changedEdges.length).toBeGreaterThan(0);
+
+    const reverted = await run("revert", "httpx", "--version", "2", "--json");
+    expect(reverted.code).toBe(0);
+    expect((JSON.parse(reverted.out) as { version: number }).version).toBe(3);
+    expect(await exported()).toBe(original);
+    const again = await run("revert", "httpx", "--version", "2");
+    expect(again.code).toBe(1);
+    expect(again.err).toContain("already undone by version 3");
+
+    const versions = JSON.parse((await run("versions", "httpx", "--json")).out) as { version: number; kind: string; revertedBy: number | null }[];
+    expect(versions.map((v) => [v.version, v.kind])).toEqual([[3, "revert"], [2, "apply"], [1, "import"]]);
+    expect(versions[1]?.revertedBy).toBe(3);
+  });
+
+  it("refuses unknown entities and missing edges with a clear message, changing nothing", async () => {
+    const before = await exported();
+    const file = refinementFile("r3.txt", 'delete_edge("Client", "teleports", "BaseClient")');
+    const r = await run("apply", "httpx", "--refinement-file", file, "--allow-low-confidence");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("there is no edge client_client --teleports--> client_baseclient");
+    expect(await exported()).toBe(before);
+  });
+
+  it("two concurrent applies of the same proposal: exactly one wins", async () => {
+    const actions = [{ type: "insert_edge" as const, subject: "Client", relation: "documented_in", object: "HTTPX guide" }];
+    const reviews = await reviewForGraph({ graph: "httpx", actions });
+    const stats = JSON.parse((await run("stats", "httpx", "--json")).out) as { version: number };
+    const proposalId = await createProposal({ graph: "httpx", baseVersion: stats.version, source: "api", actions, reviews });
+    const outcomes = await Promise.allSettled([
+      applyProposal({ proposalId, allowLowConfidence: true }),
+      applyProposal({ proposalId, allowLowConfidence: true }),
+    ]);
+    const won = outcomes.filter((o) => o.status === "fulfilled");
+    const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === "rejected");
+    expect(won.length).toBe(1);
+    expect(lost.length).toBe(1);
+    expect(isAppError(lost[0]?.reason) && lost[0].reason.code).toBe("CONFLICT");
+    const after = JSON.parse((await run("stats", "httpx", "--json")).out) as { version: number; edges: number };
+    expect(after.version).toBe(stats.version + 1);
+    const proposals = JSON.parse((await run("proposals", "httpx", "--json")).out) as { id: string; status: string }[];
+    expect(proposals.find((p) => p.id === proposalId)?.status).toBe("applied");
+  });
+
+  it("writes the wiki of a version", async () => {
+    const out = path.join(tmp, "wiki");
+    const r = await run("wiki", "httpx", "--out", out, "--json");
+    expect(r.code).toBe(0);
+    expect(fs.readFileSync(path.join(out, "index.md"), "utf8")).toContain("# httpx");
+  });
+});

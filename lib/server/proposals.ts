@@ -1,0 +1,259 @@
+/**
+ * Proposals: actions waiting for a person's decision, each with its review. Applying is the
+ * only way they reach the graph, and LOW-confidence actions need an explicit acceptance of the
+ * risk. Concurrent applies of one proposal: the commit transaction re-checks the actions are
+ * still pending, so exactly one wins and the other gets a conflict.
+ */
+import type Database from "better-sqlite3";
+import { AppError } from "../errors";
+import type { Triple } from "../graph/model";
+import type { RefinementAction } from "../loop/types";
+import type { PlannedAction } from "../changes/plan-actions";
+import { planActions } from "../changes/plan-actions";
+import type { GraphDiff } from "../changes/diff";
+import { diffChangesets } from "../changes/diff";
+import { documentIdsForReview, reviewActions } from "../review/review-actions";
+import type { ActionReview, Confidence } from "../review/types";
+import type { Prisma } from "./generated/prisma/client";
+import { getDb } from "./db";
+import { commitChangeset } from "./changesets";
+import { findDocuments, getGraphRecord, loadGraph } from "./graph-store";
+
+export type ProposalStatus = "pending" | "applied" | "partially_applied" | "rejected";
+export type ActionStatus = "pending" | "applied" | "rejected" | "skipped" | "reverted";
+
+export interface ProposalActionItem {
+  index: number;
+  action: RefinementAction;
+  review: ActionReview;
+  confidence: Confidence;
+  status: ActionStatus;
+  appliedIn: number | null;
+}
+
+export interface ProposalDetails {
+  id: string;
+  graph: string;
+  runId: string | null;
+  baseVersion: number;
+  source: string;
+  question: string | null;
+  status: ProposalStatus;
+  createdAt: string;
+  updatedAt: string;
+  counts: Record<Confidence, number>;
+  actions: ProposalActionItem[];
+}
+
+/** Review actions against a version of a graph, with the corpus text behind their endpoints. */
+export async function reviewForGraph(options: { graph: string; version?: number; actions: RefinementAction[]; retrieved?: Triple[] }): Promise<ActionReview[]> {
+  const loaded = await loadGraph(options.graph, options.version);
+  const ids = documentIdsForReview({ graph: loaded.graph, actions: options.actions });
+  const docs = await findDocuments(loaded.graphId, ids);
+  return reviewActions({
+    graph: loaded.graph,
+    actions: options.actions,
+    documents: new Map(docs.map((d) => [d.docId, d])),
+    retrieved: options.retrieved,
+  });
+}
+
+export interface CreateProposalOptions {
+  graph: string;
+  baseVersion: number;
+  source: "run" | "file" | "api";
+  runId?: string | null;
+  question?: string | null;
+  actions: RefinementAction[];
+  reviews: ActionReview[];
+}
+
+/** Create a proposal; pass `tx` to make it part of a bigger transaction (a run's final write). */
+export async function createProposal(options: CreateProposalOptions, tx: Prisma.TransactionClient = getDb()): Promise<string> {
+  const graph = await getGraphRecord(options.graph);
+  if (options.actions.length === 0) throw new AppError("INVALID_INPUT", "a proposal needs at least one action");
+  const row = await tx.proposal.create({
+    data: {
+      graphId: graph.id,
+      runId: options.runId ?? null,
+      baseVersion: options.baseVersion,
+      source: options.source,
+      question: options.question ?? null,
+      status: "pending",
+      actions: {
+        create: options.actions.map((action, index) => {
+          const review = options.reviews[index];
+          if (!review) throw new AppError("INTERNAL", `no review for action ${index + 1}`);
+          return { index, action: JSON.stringify(action), review: JSON.stringify(review), confidence: review.confidence, status: "pending" };
+        }),
+      },
+    },
+  });
+  return row.id;
+}
+
+type ProposalRow = Prisma.ProposalGetPayload<{ include: { actions: true; graph: { select: { name: true } } } }>;
+
+function toDetails(row: ProposalRow): ProposalDetails {
+  const actions = [...row.actions]
+    .sort((a, b) => a.index - b.index)
+    .map((a) => ({
+      index: a.index,
+      action: JSON.parse(a.action) as RefinementAction,
+      review: JSON.parse(a.review) as ActionReview,
+      confidence: a.confidence as Confidence,
+      status: a.status as ActionStatus,
+      appliedIn: a.appliedIn,
+    }));
+  const counts: Record<Confidence, number> = { HIGH: 0, MEDIUM: 0, LOW: 0 };
+  for (const a of actions) counts[a.confidence]++;
+  return {
+    id: row.id,
+    graph: row.graph.name,
+    runId: row.runId,
+    baseVersion: row.baseVersion,
+    source: row.source,
+    question: row.question,
+    status: row.status as ProposalStatus,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    counts,
+    actions,
+  };
+}
+
+export async function getProposal(id: string): Promise<ProposalDetails> {
+  const row = await getDb().proposal.findUnique({ where: { id }, include: { actions: true, graph: { select: { name: true } } } });
+  if (!row) throw new AppError("NOT_FOUND", `no proposal ${id}`);
+  return toDetails(row);
+}
+
+export async function findProposals(options: { graph?: string; status?: ProposalStatus; runId?: string }): Promise<ProposalDetails[]> {
+  const graphId = options.graph ? (await getGraphRecord(options.graph)).id : undefined;
+  const rows = await getDb().proposal.findMany({
+    where: { ...(graphId ? { graphId } : {}), ...(options.status ? { status: options.status } : {}), ...(options.runId ? { runId: options.runId } : {}) },
+    orderBy: { createdAt: "desc" },
+    include: { actions: true, graph: { select: { name: true } } },
+  });
+  return rows.map(toDetails);
+}
+
+function selectActions(proposal: ProposalDetails, indexes?: number[]): ProposalActionItem[] {
+  const wanted = indexes ?? proposal.actions.filter((a) => a.status === "pending").map((a) => a.index);
+  const chosen: ProposalActionItem[] = [];
+  for (const i of wanted) {
+    const item = proposal.actions.find((a) => a.index === i);
+    if (!item) throw new AppError("INVALID_INPUT", `proposal ${proposal.id} has no action ${i + 1}`);
+    if (item.status !== "pending") throw new AppError("CONFLICT", `action ${i + 1} of proposal ${proposal.id} is already ${item.status}`);
+    chosen.push(item);
+  }
+  if (chosen.length === 0) throw new AppError("CONFLICT", `proposal ${proposal.id} has no pending actions`);
+  return chosen;
+}
+
+export interface PreviewResult {
+  baseVersion: number;
+  actions: PlannedAction[];
+  diff: GraphDiff;
+}
+
+/** What applying would do, without doing it: the planned operations and the diff. */
+export async function previewProposal(options: { proposalId: string; actionIndexes?: number[] }): Promise<PreviewResult> {
+  const proposal = await getProposal(options.proposalId);
+  const chosen = selectActions(proposal, options.actionIndexes);
+  const base = await loadGraph(proposal.graph, proposal.baseVersion);
+  const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix: "preview." });
+  const labelOf = (id: string) => base.graph.getNode(id)?.label ?? id;
+  return {
+    baseVersion: proposal.baseVersion,
+    actions: plan.actions.map((a) => ({ ...a, index: chosen[a.index]?.index ?? a.index })),
+    diff: diffChangesets({ changesets: [plan.changeset], merges: plan.merges, labelOf }),
+  };
+}
+
+export interface ApplyProposalOptions {
+  proposalId: string;
+  /** 0-based action indexes; default every pending action. */
+  actionIndexes?: number[];
+  /** The explicit acceptance of LOW-confidence risk. Without it any LOW action refuses the whole apply. */
+  allowLowConfidence?: boolean;
+  actor?: string | null;
+}
+
+export interface ApplyProposalResult {
+  version: number;
+  applied: { index: number; action: RefinementAction; summary: string; skipped: boolean }[];
+  diff: GraphDiff;
+}
+
+export async function applyProposal(options: ApplyProposalOptions): Promise<ApplyProposalResult> {
+  const proposal = await getProposal(options.proposalId);
+  const chosen = selectActions(proposal, options.actionIndexes);
+  const low = chosen.filter((c) => c.confidence === "LOW");
+  if (low.length > 0 && !options.allowLowConfidence) {
+    throw new AppError(
+      "CONFIRMATION_REQUIRED",
+      `action${low.length > 1 ? "s" : ""} ${low.map((l) => l.index + 1).join(", ")} ${low.length > 1 ? "are" : "is"} LOW confidence: applying needs an explicit acceptance of the risk (--allow-low-confidence). Nothing was changed.`,
+      { low: low.map((l) => l.index) },
+    );
+  }
+  const base = await loadGraph(proposal.graph, proposal.baseVersion);
+  const record = await getGraphRecord(proposal.graph);
+  const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix: `v${record.currentVersion + 1}.` });
+  const applied = plan.actions.map((a) => ({ index: chosen[a.index]?.index ?? a.index, action: a.action, summary: a.summary, skipped: a.skipped }));
+  const markApplied = (db: Database.Database, version: number) => {
+    const update = db.prepare(
+      `UPDATE "ProposalAction" SET status = ?, appliedIn = ?, updatedAt = ? WHERE proposalId = ? AND "index" = ? AND status = 'pending'`,
+    );
+    const now = new Date().toISOString().replace("Z", "+00:00");
+    for (const a of applied) {
+      // Exactly one concurrent apply wins: the loser finds the action no longer pending.
+      const changed = update.run(a.skipped ? "skipped" : "applied", version, now, proposal.id, a.index).changes;
+      if (changed !== 1) throw new AppError("CONFLICT", `action ${a.index + 1} of proposal ${proposal.id} was decided by someone else meanwhile; nothing was changed`);
+    }
+    const remaining = db.prepare(`SELECT COUNT(*) AS n FROM "ProposalAction" WHERE proposalId = ? AND status = 'pending'`).get(proposal.id) as { n: number };
+    db.prepare(`UPDATE "Proposal" SET status = ?, updatedAt = ? WHERE id = ?`).run(remaining.n === 0 ? "applied" : "partially_applied", now, proposal.id);
+  };
+  const result = await commitChangeset({
+    graph: proposal.graph,
+    baseVersion: proposal.baseVersion,
+    changeset: plan.changeset,
+    merges: plan.merges,
+    actions: plan.actions,
+    kind: "apply",
+    message: `apply ${applied.filter((a) => !a.skipped).length} action(s) of proposal ${proposal.id}${proposal.question ? ` (${proposal.question.slice(0, 80)})` : ""}`,
+    proposalId: proposal.id,
+    actor: options.actor,
+    inTransaction: markApplied,
+  });
+  return { version: result.version, applied, diff: result.diff };
+}
+
+export async function rejectActions(options: { proposalId: string; actionIndexes?: number[]; reason?: string }): Promise<ProposalDetails> {
+  const proposal = await getProposal(options.proposalId);
+  const chosen = selectActions(proposal, options.actionIndexes);
+  await getDb().$transaction(async (tx) => {
+    for (const c of chosen) {
+      const { count } = await tx.proposalAction.updateMany({ where: { proposalId: proposal.id, index: c.index, status: "pending" }, data: { status: "rejected" } });
+      if (count !== 1) throw new AppError("CONFLICT", `action ${c.index + 1} was decided by someone else meanwhile`);
+    }
+    const pending = await tx.proposalAction.count({ where: { proposalId: proposal.id, status: "pending" } });
+    const applied = await tx.proposalAction.count({ where: { proposalId: proposal.id, status: { in: ["applied", "skipped"] } } });
+    if (pending === 0) await tx.proposal.update({ where: { id: proposal.id }, data: { status: applied > 0 ? "partially_applied" : "rejected" } });
+  });
+  return getProposal(proposal.id);
+}
+
+/** Replace a pending action (a reviewer's edit) and review it again at once. */
+export async function editAction(options: { proposalId: string; index: number; action: RefinementAction }): Promise<ProposalActionItem> {
+  const proposal = await getProposal(options.proposalId);
+  const item = selectActions(proposal, [options.index])[0] as ProposalActionItem;
+  const [review] = await reviewForGraph({ graph: proposal.graph, version: proposal.baseVersion, actions: [options.action] });
+  if (!review) throw new AppError("INTERNAL", "the review returned nothing");
+  const reviewed = { ...review, index: item.index };
+  await getDb().proposalAction.update({
+    where: { proposalId_index: { proposalId: proposal.id, index: item.index } },
+    data: { action: JSON.stringify(options.action), review: JSON.stringify(reviewed), confidence: reviewed.confidence },
+  });
+  return { ...item, action: options.action, review: reviewed, confidence: reviewed.confidence };
+}
