@@ -1,0 +1,485 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { KnowledgeGraph, Triple } from "../graph/model";
+import type { CorpusDocument } from "../import/corpus";
+import { parseGraphifyJson } from "../import/parse-graphify";
+import { formatActions, parseRefinement } from "../loop/parse-output";
+import { httpx, musique } from "../loop/test-support";
+import type { RefinementAction } from "../loop/types";
+import { readData } from "../test/data";
+import { createNameResolver } from "./resolve-action";
+import type { ReviewInput } from "./review-actions";
+import { documentIdsForReview, isGenericName, isGenericObject, reviewActions } from "./review-actions";
+import type { ActionReview, WarningCode } from "./types";
+
+const ins = (subject: string, relation: string, object: string): RefinementAction => ({ type: "insert_edge", subject, relation, object });
+const del = (subject: string, relation: string, object: string): RefinementAction => ({ type: "delete_edge", subject, relation, object });
+const rep = (old: string, replacement: string): RefinementAction => ({ type: "replace_node", old, new: replacement });
+
+const codes = (r: ActionReview): WarningCode[] => r.warnings.map((w) => w.code);
+
+/** Every label and warning the suite produced, checked for completeness at the end. */
+const seenLabels = new Set<string>();
+const seenWarnings = new Set<WarningCode>();
+function record(reviews: ActionReview[]): ActionReview[] {
+  for (const r of reviews) {
+    seenLabels.add(`${r.action.type}:${r.confidence}`);
+    for (const w of r.warnings) seenWarnings.add(w.code);
+  }
+  return reviews;
+}
+
+function byId(documents: readonly CorpusDocument[]): Map<string, CorpusDocument> {
+  return new Map(documents.map((d) => [d.docId, d]));
+}
+
+/** What the server does: fetch only the ids the review asks for. */
+function fetched(graph: KnowledgeGraph, all: ReadonlyMap<string, CorpusDocument>, actions: readonly ReviewInput[]): Map<string, CorpusDocument> {
+  const out = new Map<string, CorpusDocument>();
+  for (const id of documentIdsForReview({ graph, actions })) {
+    const d = all.get(id);
+    if (d) out.set(id, d);
+  }
+  return out;
+}
+
+function reviewOne(graph: KnowledgeGraph, all: ReadonlyMap<string, CorpusDocument>, action: ReviewInput, retrieved?: Triple[]): ActionReview {
+  const [r] = record(reviewActions({ graph, actions: [action], documents: fetched(graph, all, [action]), retrieved }));
+  if (!r) throw new Error("no review");
+  return r;
+}
+
+describe("review on httpx (graphify code graph with its Python sources)", () => {
+  let graph: KnowledgeGraph;
+  let docs: Map<string, CorpusDocument>;
+  beforeAll(() => {
+    ({ graph } = httpx());
+    docs = byId(httpx().documents);
+  });
+
+  it("an insert of an existing edge is EDGE_EXISTS, capped at MEDIUM, with no suggestions", () => {
+    const r = reviewOne(graph, docs, ins("Client", "inherits", "BaseClient"));
+    expect(codes(r)).toEqual(["EDGE_EXISTS"]);
+    expect(r.confidence).toBe("MEDIUM");
+    expect(r.warnings[0]?.message).toMatch(/changes nothing/);
+    expect(r.reasons.at(-1)).toMatch(/^MEDIUM: .*capped: the edge already exists/);
+    // The code does confirm it (the line graphify recorded), which alone would have been HIGH.
+    expect(r.evidence.find((e) => e.kind === "code")?.quote).toBe("class Client(BaseClient):");
+    expect(r.suggestions).toEqual([]);
+  });
+
+  it("confirms a call from the class body as HIGH with a file:line quote", () => {
+    const r = reviewOne(graph, docs, ins("Client", "calls", "_build_request"));
+    expect(r.confidence).toBe("HIGH");
+    expect(r.warnings).toEqual([]);
+    const code = r.evidence.find((e) => e.kind === "code");
+    expect(code?.summary).toContain("client.py:78");
+    expect(code?.quote).toBe("request = self._build_request(method, url, **kwargs)");
+    expect(code?.source).toMatchObject({ docId: "worked/httpx/raw/client.py", path: "httpx/raw/client.py", line: 78 });
+    expect(r.reasons).toEqual(expect.arrayContaining(["both endpoints exist", "path of 2 hops", "code confirms calls at httpx/raw/client.py:78"]));
+    expect(r.resolved.subject).toMatchObject({ status: "exact", nodeId: "client_client" });
+    expect(r.resolved.object).toMatchObject({ status: "exact", nodeId: "client_baseclient_build_request" });
+    // Shortest path, as triples in stored direction.
+    expect(r.evidence.find((e) => e.kind === "path")?.path).toEqual([
+      { subject: "Client", relation: "inherits", object: "BaseClient", subject_id: "client_client", object_id: "client_baseclient" },
+      { subject: "BaseClient", relation: "method", object: "._build_request()", subject_id: "client_baseclient", object_id: "client_baseclient_build_request" },
+    ]);
+  });
+
+  it("keeps the file node `client` apart from the class `Client` (no false ambiguity)", () => {
+    const r = reviewOne(graph, docs, ins("client", "contains", "Client"));
+    expect(r.resolved.subject).toMatchObject({ status: "exact", nodeId: "client" });
+    expect(r.resolved.object).toMatchObject({ status: "exact", nodeId: "client_client" });
+    expect(codes(r)).toEqual(["EDGE_EXISTS"]);
+    expect(r.confidence).toBe("MEDIUM");
+    const qualified = reviewOne(graph, docs, ins("client.py::Client", "calls", "_build_request"));
+    expect(qualified.resolved.subject?.nodeId).toBe("client_client");
+    expect(qualified.confidence).toBe("HIGH");
+  });
+
+  it("`__init__()` is AMBIGUOUS_NAME, LOW, with ranked qualified candidates and suggestions", () => {
+    const r = reviewOne(graph, docs, ins("__init__()", "calls", "Headers"));
+    expect(r.confidence).toBe("LOW");
+    expect(codes(r)).toEqual(["GENERIC_NAME", "AMBIGUOUS_NAME"]);
+    const ambiguous = r.warnings.find((w) => w.code === "AMBIGUOUS_NAME");
+    const candidates = ambiguous?.candidates ?? [];
+    expect(candidates.length).toBe(20);
+    expect(candidates.every((c) => c.label === ".__init__()")).toBe(true);
+    expect(candidates.map((c) => c.qualified)).toContain("client_client_init");
+    // Ranked by fit: Request.__init__ sits one hop from Headers; not the resolver's first by chance.
+    expect(candidates[0]?.qualified).toBe("models_request_init");
+    expect(r.suggestions[0]?.text).toBe('insert_edge("models_request_init", "calls", "Headers")');
+    const scores = r.suggestions.map((s) => s.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    expect(r.suggestions.every((s) => s.reason.includes("ambiguous"))).toBe(true);
+  });
+
+  it("a bare generic name is GENERIC_NAME, LOW; qualified it is not generic", () => {
+    const r = reviewOne(graph, docs, ins("main", "calls", "Client"));
+    expect(codes(r)).toContain("GENERIC_NAME");
+    expect(r.confidence).toBe("LOW");
+    expect(isGenericName("run()")).toBe(true);
+    expect(isGenericName(".setup()")).toBe(true);
+    expect(isGenericName("app.py::main")).toBe(false);
+    expect(isGenericName("maintain")).toBe(false);
+  });
+
+  it("a delete of an edge that does not exist is DELETE_MISSING, LOW, pointing at the stored edge", () => {
+    const r = reviewOne(graph, docs, del("Client", "calls", "BaseClient"));
+    expect(codes(r)).toEqual(["DELETE_MISSING"]);
+    expect(r.confidence).toBe("LOW");
+    expect(r.warnings[0]?.message).toContain('"inherits"');
+    expect(r.suggestions[0]?.text).toBe('delete_edge("Client", "inherits", "BaseClient")');
+  });
+
+  it("a delete that the code contradicts is HIGH (graphify's import-inferred `uses`)", () => {
+    const r = reviewOne(graph, docs, del("Timeout", "uses", "Request"));
+    expect(r.confidence).toBe("HIGH");
+    expect(r.reasons.at(-1)).toMatch(/does not show uses Request/);
+    expect(r.reasons.at(-1)).toContain("client.py:16-21");
+  });
+
+  it("a delete of an edge the code confirms is LOW (evidence against the action)", () => {
+    const r = reviewOne(graph, docs, del("BaseClient", "method", "_build_request"));
+    expect(r.warnings).toEqual([]);
+    expect(r.confidence).toBe("LOW");
+    expect(r.evidence.find((e) => e.kind === "code")?.quote).toMatch(/^def _build_request\(/);
+  });
+
+  it("replace_node onto an existing node is MERGE_EXISTING naming the survivor and the rewiring", () => {
+    const r = reviewOne(graph, docs, rep("AsyncClient", "Client"));
+    expect(codes(r)).toEqual(["MERGE_EXISTING"]);
+    const msg = r.warnings[0]?.message ?? "";
+    expect(msg).toMatch(/"Client" \(client\.py::Client, .*\) survives/);
+    expect(msg).toMatch(/"AsyncClient" .* is removed and its 25 edges are rewired/);
+    expect(r.resolved.new?.nodeId).toBe("client_client");
+    // Both names on one line of client.py, but no alias statement: MEDIUM.
+    expect(r.confidence).toBe("MEDIUM");
+  });
+
+  it("a new relation on a linked pair is PARALLEL_RELATION (informational: MEDIUM)", () => {
+    const r = reviewOne(graph, docs, ins("Client", "calls", "BaseClient"));
+    expect(codes(r)).toEqual(["PARALLEL_RELATION"]);
+    expect(r.warnings[0]?.message).toContain('"inherits"');
+    expect(r.confidence).toBe("MEDIUM");
+  });
+
+  it("suggests graphify's own relation for a synonym the graph never uses", () => {
+    const r = reviewOne(graph, docs, ins("Client", "extends", "Auth"));
+    expect(r.reasons).toContain('the relation "extends" is new to the graph');
+    expect(r.suggestions[0]?.text).toBe('insert_edge("Client", "inherits", "Auth")');
+    expect(r.suggestions[0]?.reason).toMatch(/never used.*same meaning/);
+    // The inherits check ran for the synonym, and found no `class Client(Auth)`.
+    expect(r.reasons).toContain("the code of Client (httpx/raw/client.py:70-120) does not show inherits");
+    expect(r.confidence).toBe("MEDIUM");
+  });
+
+  it("a synonym of an existing edge is a near-duplicate: PARALLEL_RELATION, capped at MEDIUM", () => {
+    const r = reviewOne(graph, docs, ins("Client", "extends", "BaseClient"));
+    expect(codes(r)).toEqual(["PARALLEL_RELATION"]);
+    expect(r.warnings[0]?.message).toMatch(/"inherits", the same relation in other words/);
+    expect(r.evidence.some((e) => e.kind === "code" && e.quote === "class Client(BaseClient):")).toBe(true);
+    expect(r.confidence).toBe("MEDIUM");
+    expect(r.reasons.at(-1)).toMatch(/capped: a near-duplicate/);
+    // "inherits" would be EDGE_EXISTS: not offered.
+    expect(r.suggestions).toEqual([]);
+  });
+
+  it("an edge from a node to itself is SELF_LOOP, LOW", () => {
+    const r = reviewOne(graph, docs, ins("Client", "calls", "client.py::Client"));
+    expect(codes(r)).toContain("SELF_LOOP");
+    expect(r.confidence).toBe("LOW");
+  });
+
+  it("delete / replace naming no node are UNKNOWN_ENTITY, LOW, with similar names suggested", () => {
+    const r = reviewOne(graph, docs, rep("HTTPClient", "Client"));
+    expect(codes(r)).toContain("UNKNOWN_ENTITY");
+    expect(r.confidence).toBe("LOW");
+    expect(r.suggestions.length).toBeGreaterThan(0);
+    expect(r.suggestions.every((s) => s.reason.includes("not in the graph"))).toBe(true);
+    const d = reviewOne(graph, docs, del("NoSuchThing", "calls", "Client"));
+    expect(codes(d)).toContain("UNKNOWN_ENTITY");
+    expect(d.confidence).toBe("LOW");
+  });
+
+  it("flags actions outside the run's retrieved subgraph, and credits those inside", () => {
+    const retrieved = graph.outEdges("auth_digestauth").map((e) => graph.toTriple(e));
+    const outside = reviewOne(graph, docs, ins("Client", "calls", "_build_request"), retrieved);
+    expect(codes(outside)).toEqual(["OUTSIDE_RETRIEVED"]);
+    // Informational: the code evidence still makes it HIGH.
+    expect(outside.confidence).toBe("HIGH");
+    const inside = reviewOne(graph, docs, ins("DigestAuth", "calls", "_build_credentials"), retrieved);
+    expect(codes(inside)).not.toContain("OUTSIDE_RETRIEVED");
+    expect(inside.evidence.some((e) => e.kind === "retrieved")).toBe(true);
+  });
+
+  it("unparseable entries are LOW with UNPARSEABLE and keep their raw text", () => {
+    const [r] = record(reviewActions({ graph, actions: [{ raw: 'insert_edge("a", "b")', error: "insert_edge takes 3 arguments" }], documents: docs }));
+    expect(r).toMatchObject({ index: 0, confidence: "LOW", text: 'insert_edge("a", "b")' });
+    expect(r && codes(r)).toEqual(["UNPARSEABLE"]);
+  });
+
+  it("asks the server only for the sources behind the named nodes", () => {
+    const ids = documentIdsForReview({ graph, actions: [ins("Client", "calls", "_build_request"), { raw: "x", error: "y" }, ins("nothing here", "is", "new")] });
+    expect(ids[0]).toBe("worked/httpx/raw/client.py");
+    expect(ids).not.toContain(undefined);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Client's incident edges point into models/auth/transport/exceptions too (its `uses` edges).
+    expect(ids.length).toBeLessThanOrEqual(6);
+  });
+
+  it("never reads a document it was not given", () => {
+    const r = reviewActions({ graph, actions: [ins("Client", "calls", "_build_request")], documents: new Map() });
+    expect(r[0]?.evidence.some((e) => e.kind === "code" || e.kind === "text")).toBe(false);
+    expect(r[0]?.confidence).toBe("MEDIUM");
+  });
+});
+
+describe("review on the mixed-corpus graph (communities, three components)", () => {
+  let graph: KnowledgeGraph;
+  let docs: Map<string, CorpusDocument>;
+  beforeAll(() => {
+    graph = parseGraphifyJson(readData("graphify", "mixed-corpus", "graph.json"));
+    docs = new Map();
+    for (const n of graph.nodes.values()) {
+      if (!n.sourceFile || docs.has(n.sourceFile)) continue;
+      const name = n.sourceFile.split("/").pop() ?? "";
+      docs.set(n.sourceFile, { docId: n.sourceFile, kind: "file", title: null, path: `mixed-corpus/raw/${name}`, text: readData("graphify", "mixed-corpus", "raw", name) });
+    }
+  });
+
+  it("endpoints in different communities with no path within k are CROSS_COMMUNITY_NO_PATH, LOW", () => {
+    const r = reviewOne(graph, docs, ins("god_nodes()", "calls", "score_all()"));
+    expect(codes(r)).toEqual(["CROSS_COMMUNITY_NO_PATH"]);
+    expect(r.warnings[0]?.message).toMatch(/community 2.*community 0.*no path within 3 hops/);
+    expect(r.confidence).toBe("LOW");
+    expect(r.reasons).toContain("no path within 3 hops");
+  });
+
+  it("the code stating a cross-community relation is a reason, not a warning (a call graphify missed)", () => {
+    // analyze.py:412-414 imports cohesion_score from .cluster inside suggest_questions() and
+    // calls it; the graph has no edge and no path between the two.
+    const r = reviewOne(graph, docs, ins("suggest_questions()", "calls", "cohesion_score()"));
+    expect(r.warnings).toEqual([]);
+    expect(r.confidence).toBe("HIGH");
+    expect(r.reasons).toContain(
+      '"suggest_questions()" (community 2) and "cohesion_score()" (community 0) are in different communities with no path within 3 hops, but the source states it',
+    );
+    expect(r.evidence.find((e) => e.kind === "code")).toMatchObject({
+      quote: "score = cohesion_score(G, nodes)",
+      source: { docId: "worked/mixed-corpus/raw/analyze.py", line: 414 },
+    });
+  });
+
+  it("an existing edge stays MEDIUM even when its code is right there", () => {
+    const r = reviewOne(graph, docs, ins("cluster()", "calls", "_split_community()"));
+    expect(codes(r)).toEqual(["EDGE_EXISTS"]);
+    expect(r.confidence).toBe("MEDIUM");
+    expect(r.evidence.find((e) => e.kind === "code")?.source?.line).toBe(63);
+  });
+
+  it("a path search depth of 1 sees only direct links", () => {
+    const r = record(reviewActions({ graph, actions: [ins("cluster()", "calls", "cohesion_score()")], documents: docs, k: 1 }))[0];
+    expect(r?.reasons).toContain("no path within 1 hops");
+    expect(r?.warnings).toEqual([]); // same community: no cross-community warning
+  });
+
+  it("one existing endpoint plus code that shows it is MEDIUM", () => {
+    const r = reviewOne(graph, docs, ins("build.py", "imports", "validate_extraction"));
+    expect(r.resolved.object?.status).toBe("not_found");
+    expect(r.confidence).toBe("MEDIUM");
+    expect(r.evidence.find((e) => e.kind === "code")?.quote).toBe("from .validate import validate_extraction");
+  });
+});
+
+describe("review on MuSiQue (LLM-extracted triples with their passages)", () => {
+  let graph: KnowledgeGraph;
+  let all: Map<string, CorpusDocument>;
+  beforeAll(() => {
+    ({ graph } = musique());
+    all = byId(musique().documents);
+  });
+
+  it("two existing nodes named together in a passage sentence: HIGH with the sentence and passage id", () => {
+    const r = reviewOne(graph, all, ins("Erik Erikson", "studied", "Adolescence"));
+    expect(r.confidence).toBe("HIGH");
+    const text = r.evidence.find((e) => e.kind === "text");
+    expect(text?.quote).toBe(
+      "Hall's assertions stood relatively uncontested until the 1950s when psychologists such as Erik Erikson and Anna Freud started to formulate their theories about adolescence.",
+    );
+    expect(text?.source).toMatchObject({ docId: "musique-p0010", title: "Adolescence", line: null });
+    expect(text?.highlights).toEqual(["Erik Erikson", "adolescence"]);
+    expect(r.reasons).toEqual(["subject exists: \"Erik Erikson\" (Erik Erikson, degree 2)", expect.any(String), "both endpoints exist", "no path within 3 hops", "quoted sentence in musique-p0010", "HIGH: both endpoints exist and a sentence in musique-p0010 mentions both"]);
+  });
+
+  it("one endpoint existing and no text: LOW (one endpoint alone is not MEDIUM)", () => {
+    const r = reviewOne(graph, all, ins("G. Stanley Hall", "born in", "Ashfield, Massachusetts"));
+    expect(r.warnings).toEqual([]);
+    expect(r.confidence).toBe("LOW");
+    expect(r.reasons.at(-1)).toBe("LOW: only one endpoint exists and no text mentions both");
+  });
+
+  it("one endpoint existing plus a sentence naming the new one: MEDIUM", () => {
+    const r = reviewOne(graph, all, ins("G. Stanley Hall", "founded", "adolescent psychology"));
+    expect(r.resolved.object?.status).toBe("not_found");
+    expect(r.confidence).toBe("MEDIUM");
+    expect(r.evidence.find((e) => e.kind === "text")?.source?.docId).toBe("musique-p0010");
+  });
+
+  it('a placeholder object ("unknown") is GENERIC_OBJECT, LOW', () => {
+    const r = reviewOne(graph, all, ins("G. Stanley Hall", "founded", "unknown"));
+    expect(codes(r)).toEqual(["GENERIC_OBJECT"]);
+    expect(r.confidence).toBe("LOW");
+    for (const g of ["N/A", "none", "null", "Other", "misc", "various", "?", "  "]) expect(isGenericObject(g)).toBe(true);
+    expect(isGenericObject("Unknown Pleasures")).toBe(false);
+  });
+
+  it("replace_node with an alias statement in the passage is HIGH; equal normalised labels too", () => {
+    const alias = reviewOne(graph, all, rep("Person-centered therapy", "Rogerian psychotherapy"));
+    expect(alias.confidence).toBe("HIGH");
+    expect(alias.evidence[1]).toMatchObject({ kind: "text", source: { docId: "musique-p0001" } });
+    expect(alias.evidence[1]?.highlights).toEqual(["Person - centered therapy", "Rogerian psychotherapy"]);
+    const equal = reviewOne(graph, all, rep("Person-centered therapy", "person - centered therapy"));
+    expect(equal.confidence).toBe("HIGH");
+    expect(equal.reasons).toContain("normalised labels are equal");
+  });
+
+  it("replace_node with nothing linking the names is LOW", () => {
+    const r = reviewOne(graph, all, rep("Erik Erikson", "Carl Jung"));
+    expect(r.warnings).toEqual([]);
+    expect(r.confidence).toBe("LOW");
+  });
+
+  it("a delete of an existing edge its passage neither states nor contradicts is MEDIUM", () => {
+    const r = reviewOne(graph, all, del("Journal of Psychotherapy Integration", "covers research in", "psychotherapy"));
+    expect(r.confidence).toBe("MEDIUM");
+    expect(r.evidence.find((e) => e.kind === "edge")?.summary).toContain("musique-p0006");
+  });
+
+  it("a delete whose symmetric duplicate remains is HIGH; an asymmetric reverse pair is MEDIUM", () => {
+    const dup = reviewOne(graph, all, del("Rafael Núñez", "married to", "Soledad Román de Núñez"));
+    expect(dup.confidence).toBe("HIGH");
+    expect(dup.evidence.find((e) => e.summary.startsWith("duplicate kept"))?.path?.[0]).toMatchObject({ subject: "Soledad Román de Núñez", relation: "married to" });
+    const reverse = reviewOne(graph, all, del("Statue of Liberty National Monument", "part of", "Liberty Island"));
+    expect(reverse.reasons).toContain(
+      "the reverse edge exists too (Liberty Island --part of--> Statue of Liberty National Monument): at most one of them holds",
+    );
+    expect(reverse.confidence).toBe("MEDIUM");
+    expect(reverse.evidence.find((e) => e.kind === "text")?.source?.docId).toBe("musique-p0713");
+  });
+
+  it("names with quotes, `)` and `|` survive parse → review", () => {
+    const raw = formatActions([
+      ins("Dave Feitl", "height", "6'11\""),
+      ins("Pajapita", "owned by", "International Railways of Central America (IRCA)"),
+      ins("A|B) \"odd\"", "x", "C"),
+    ]);
+    const parsed = parseRefinement(raw, { maxActions: 10 });
+    if (!parsed.ok) throw new Error(parsed.error);
+    const reviews = record(reviewActions({ graph, actions: parsed.actions, documents: fetched(graph, all, parsed.actions) }));
+    expect(reviews.map((r) => r.resolved.object?.status)).toEqual(["exact", "exact", "not_found"]);
+    expect(reviews.map((r) => r.text)).toEqual([
+      'insert_edge("Dave Feitl", "height", "6\'11\\"")',
+      'insert_edge("Pajapita", "owned by", "International Railways of Central America (IRCA)")',
+      'insert_edge("A|B) \\"odd\\"", "x", "C")',
+    ]);
+    expect(reviews.map((r) => r.confidence)).toEqual(["MEDIUM", "MEDIUM", "LOW"]);
+    // The passage writes "(IRCA}": the sentence still names Pajapita, not the exact label.
+    expect(reviews[0]?.evidence.some((e) => e.kind === "path")).toBe(true);
+  });
+
+  it("reviews 10 actions with text evidence quickly, and deterministically", () => {
+    const actions = [
+      ins("Erik Erikson", "studied", "Adolescence"),
+      ins("Anna Freud", "contemporary of", "Erik Erikson"),
+      ins("United States", "borders", "Canada"),
+      ins("American Psychological Association", "first president", "G. Stanley Hall"),
+      del("Adolescence", "studied by", "G. Stanley Hall"),
+      ins("Journal of Psychotherapy Integration", "published by", "American Psychological Association"),
+      ins("Jennifer Callahan", "editor of", "Journal of Psychotherapy Integration"),
+      ins("Jan Philip Solovej", "works at", "University of Copenhagen"),
+      ins("Journal of Mathematical Physics", "publisher", "American Institute of Physics"),
+      ins("Carl Rogers", "developed", "Person-centered therapy"),
+    ];
+    const t0 = performance.now();
+    const resolve = createNameResolver({ graph });
+    const documents = new Map<string, CorpusDocument>();
+    for (const id of documentIdsForReview({ graph, actions, resolve })) {
+      const d = all.get(id);
+      // Fresh objects: sentence splits are cached per document object, and "cold" must split.
+      if (d) documents.set(id, { ...d });
+    }
+    const first = record(reviewActions({ graph, actions, documents, resolve }));
+    const cold = performance.now() - t0;
+    const warm: number[] = [];
+    let again: ActionReview[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      again = reviewActions({ graph, actions, documents });
+      warm.push(performance.now() - t);
+    }
+    warm.sort((a, b) => a - b);
+    console.log(`MuSiQue, 10 actions, ${documents.size} documents: cold ${cold.toFixed(1)} ms (ids + split + review), warm median ${warm[2]?.toFixed(1)} ms`);
+    expect(JSON.stringify(again)).toBe(JSON.stringify(first));
+    expect(first.filter((r) => r.evidence.some((e) => e.kind === "text")).length).toBeGreaterThanOrEqual(8);
+    expect(first.map((r) => r.confidence)).toEqual(["HIGH", "HIGH", "HIGH", "MEDIUM", "LOW", "MEDIUM", "MEDIUM", "HIGH", "HIGH", "HIGH"]);
+    // Generous bounds for a loaded CI machine; the measured numbers are printed above.
+    expect(cold).toBeLessThan(1000);
+    expect(warm[2]).toBeLessThan(300);
+  });
+
+  it("reviews a 1,000-action refinement without error", () => {
+    const edges = [...graph.edges.values()];
+    const nodes = [...graph.nodes.values()];
+    const actions: ReviewInput[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const e = edges[(i * 17) % edges.length];
+      const f = edges[(i * 31 + 7) % edges.length];
+      if (!e || !f) continue;
+      switch (i % 5) {
+        case 0:
+          actions.push(ins(e.source, e.relation, f.target));
+          break;
+        case 1:
+          actions.push(del(e.source, e.relation, e.target));
+          break;
+        case 2:
+          actions.push(ins(e.source, e.relation, e.target));
+          break;
+        case 3:
+          actions.push(rep(nodes[(i * 13) % nodes.length]?.label ?? "x", f.source));
+          break;
+        default:
+          actions.push(i % 50 === 4 ? ins(`new entity ${i}`, "related to", e.target) : { raw: `broken ${i}`, error: "no closing parenthesis" });
+      }
+    }
+    const t = performance.now();
+    const resolve = createNameResolver({ graph });
+    const documents = new Map<string, CorpusDocument>();
+    for (const id of documentIdsForReview({ graph, actions, resolve })) {
+      const d = all.get(id);
+      if (d) documents.set(id, d);
+    }
+    const reviews = reviewActions({ graph, actions, documents, resolve });
+    const ms = performance.now() - t;
+    console.log(`MuSiQue, 1,000 actions, ${documents.size} documents: ${ms.toFixed(0)} ms`);
+    expect(reviews).toHaveLength(1000);
+    expect(reviews.map((r) => r.index)).toEqual([...Array(1000).keys()]);
+    const counts = { HIGH: 0, MEDIUM: 0, LOW: 0 };
+    for (const r of reviews) counts[r.confidence]++;
+    expect(counts.HIGH + counts.MEDIUM + counts.LOW).toBe(1000);
+    expect(reviews.filter((r) => r.warnings.some((w) => w.code === "EDGE_EXISTS"))).toHaveLength(200);
+    expect(ms).toBeLessThan(30_000);
+  });
+});
+
+describe("coverage of the rules", () => {
+  it("every label of every action type and every warning was produced above", () => {
+    // Under a name filter (-t) the tests above did not run: nothing to check then.
+    if (seenLabels.size === 0) return;
+    for (const label of ["insert_edge:HIGH", "insert_edge:MEDIUM", "insert_edge:LOW", "delete_edge:HIGH", "delete_edge:MEDIUM", "delete_edge:LOW", "replace_node:HIGH", "replace_node:MEDIUM", "replace_node:LOW"]) {
+      expect(seenLabels, label).toContain(label);
+    }
+    const all: WarningCode[] = ["UNPARSEABLE", "UNKNOWN_ENTITY", "AMBIGUOUS_NAME", "GENERIC_NAME", "GENERIC_OBJECT", "EDGE_EXISTS", "PARALLEL_RELATION", "CROSS_COMMUNITY_NO_PATH", "DELETE_MISSING", "MERGE_EXISTING", "SELF_LOOP", "OUTSIDE_RETRIEVED"];
+    for (const code of all) expect(seenWarnings, code).toContain(code);
+  });
+});

@@ -1,0 +1,136 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { KnowledgeGraph } from "../graph/model";
+import type { CorpusDocument } from "../import/corpus";
+import { musique } from "../loop/test-support";
+import {
+  bareIdentifier,
+  documentIndex,
+  documentMentions,
+  findCoMentions,
+  findTerm,
+  isAliasStatement,
+  matchTerms,
+  proseKey,
+  splitSentences,
+  stem,
+} from "./text-evidence";
+
+const file = (path: string, text: string): CorpusDocument => ({ docId: path, kind: "file", title: null, path, text });
+
+describe("splitSentences", () => {
+  it("keeps initials, abbreviations and quoted ends in MuSiQue's passages", () => {
+    const doc = musique().documents.find((d) => d.docId === "musique-p0010");
+    const sentences = splitSentences(doc?.text ?? "");
+    expect(sentences[0]).toBe('The formal study of adolescent psychology began with the publication of G. Stanley Hall\'s "Adolescence in 1904."');
+    expect(sentences[1]).toMatch(/^Hall, who was the first president of the American Psychological Association/);
+    expect(sentences).toHaveLength(9);
+  });
+
+  it("does not split after Dr., U.S. or e.g., and splits at line breaks", () => {
+    expect(splitSentences("Dr. Smith served in the U.S. Army. He retired.\nNew line, e.g. this")).toEqual([
+      "Dr. Smith served in the U.S. Army.",
+      "He retired.",
+      "New line, e.g. this",
+    ]);
+    expect(splitSentences("It rose 3.5 m. 2010 was next!  Then? yes.")).toEqual(["It rose 3.5 m.", "2010 was next!", "Then? yes."]);
+  });
+});
+
+describe("names", () => {
+  it("matches prose at word boundaries and code at identifier boundaries", () => {
+    expect(findTerm("halle and hall", "hall", false)).toEqual([10]);
+    expect(findTerm("class Client(BaseClient):", "Client", true)).toEqual([6]);
+    expect(findTerm("self._client = client", "client", true)).toEqual([15]);
+    expect(findTerm("6'11\" center", "6'11\"", false)).toEqual([0]);
+  });
+
+  it("turns graphify labels into identifiers and keeps dashes tight in prose", () => {
+    expect(bareIdentifier(".__init__()")).toBe("__init__");
+    expect(bareIdentifier("client.py")).toBe("client");
+    expect(bareIdentifier("Client")).toBe("Client");
+    expect(matchTerms({ name: "client.py::._build_request()" })).toEqual({
+      display: "._build_request()",
+      prose: ["._build_request()", "_build_request"],
+      code: ["_build_request"],
+    });
+    expect(proseKey("Person - centered  Therapy")).toBe("person-centered therapy");
+  });
+
+  it("stems lightly", () => {
+    expect(stem("studied")).toBe(stem("study"));
+    expect(stem("borders")).toBe(stem("bordering"));
+    expect(stem("contested")).not.toBe(stem("contemporary"));
+  });
+});
+
+describe("findCoMentions", () => {
+  let graph: KnowledgeGraph;
+  let docs: CorpusDocument[];
+  beforeAll(() => {
+    ({ graph } = musique());
+    docs = musique().documents.filter((d) => ["musique-p0006", "musique-p0010"].includes(d.docId));
+  });
+
+  it("finds the sentence naming both and ranks the one that also says the relation first", () => {
+    const hall = matchTerms({ name: "G. Stanley Hall", node: graph.getNode("G. Stanley Hall") });
+    const apa = matchTerms({ name: "American Psychological Association", node: graph.getNode("American Psychological Association") });
+    const found = findCoMentions({ documents: docs, a: hall, b: apa, relation: "first president of" });
+    // Sentence 2 says "Hall, who was the first president": the full name is not in it.
+    expect(found).toEqual([]);
+    const anna = matchTerms({ name: "Anna Freud", node: graph.getNode("Anna Freud") });
+    const erik = matchTerms({ name: "Erik Erikson", node: graph.getNode("Erik Erikson") });
+    const both = findCoMentions({ documents: docs, a: anna, b: erik, relation: "formulated" });
+    expect(both).toHaveLength(1);
+    expect(both[0]).toMatchObject({ code: false, relationWords: ["formulated"], highlights: ["Anna Freud", "Erik Erikson"] });
+    expect(both[0]?.doc.docId).toBe("musique-p0010");
+  });
+
+  it("matches code case-sensitively, line by line, with line numbers", () => {
+    const doc = file("a.py", "import client\n\nclass Client(BaseClient):\n    pass\n");
+    const found = findCoMentions({ documents: [doc], a: matchTerms({ name: "Client" }), b: matchTerms({ name: "BaseClient" }) });
+    expect(found.map((m) => m.unit.line)).toEqual([3]);
+    expect(found[0]?.code).toBe(true);
+  });
+
+  it("says whether a document mentions a name, or that it cannot tell", () => {
+    const code = file("a.py", "class Client(BaseClient):\n    pass\n");
+    expect(documentMentions(code, matchTerms({ name: "BaseClient" }))).toBe(true);
+    expect(documentMentions(code, matchTerms({ name: "Client" }))).toBe(true);
+    expect(documentMentions(code, matchTerms({ name: "client" }))).toBe(false);
+    // A rationale label has no identifier form: unknown, not absent.
+    expect(documentMentions(code, matchTerms({ name: "initial schema  Revision ID: 0001" }))).toBeNull();
+  });
+
+  it("caches each document's split on the document object", () => {
+    const doc = docs[0] as CorpusDocument;
+    expect(documentIndex(doc)).toBe(documentIndex(doc));
+  });
+});
+
+describe("isAliasStatement", () => {
+  it("reads 'also known as' across a list (MuSiQue p0001)", () => {
+    const doc = musique().documents.find((d) => d.docId === "musique-p0001") as CorpusDocument;
+    const [m] = findCoMentions({ documents: [doc], a: matchTerms({ name: "Person-centered therapy" }), b: matchTerms({ name: "Rogerian psychotherapy" }) });
+    expect(m && isAliasStatement(m)).toBe(true);
+    const [not] = findCoMentions({ documents: [doc], a: matchTerms({ name: "Person-centered therapy" }), b: matchTerms({ name: "Carl Rogers" }) });
+    expect(not && isAliasStatement(not)).toBe(false);
+  });
+
+  it("reads brackets in prose and assignments / `as` in code", () => {
+    const prose: CorpusDocument = { docId: "p", kind: "passage", title: null, path: null, text: "The International Railways of Central America (IRCA) ran trains." };
+    const [p] = findCoMentions({ documents: [prose], a: matchTerms({ name: "IRCA" }), b: matchTerms({ name: "International Railways of Central America" }) });
+    expect(p && isAliasStatement(p)).toBe(true);
+    const code = file("m.ts", 'export const Client = HttpClient;\nimport { Base as Root } from "./base";\nconst c = Client(HttpClient);\n');
+    const pairs: Array<[string, string, boolean]> = [
+      ["Client", "HttpClient", true],
+      ["Base", "Root", true],
+    ];
+    for (const [a, b, want] of pairs) {
+      const found = findCoMentions({ documents: [code], a: matchTerms({ name: a }), b: matchTerms({ name: b }) });
+      expect(found.some(isAliasStatement), `${a} ~ ${b}`).toBe(want);
+      expect(found.find(isAliasStatement)?.unit.line).toBe(a === "Client" ? 1 : 2);
+    }
+    const call = findCoMentions({ documents: [file("n.ts", "const c = Client(HttpClient);")], a: matchTerms({ name: "Client" }), b: matchTerms({ name: "HttpClient" }) });
+    expect(call[0] && isAliasStatement(call[0])).toBe(false);
+  });
+});
