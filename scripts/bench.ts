@@ -5,6 +5,9 @@
  *   import   FB15k-237 train (272,115 triples) into a fresh database, in a child process so
  *            its peak memory (max RSS) is measured alone.
  *   retrieve a question query and a 1-hop expansion (ranking + cap) on that graph, warm: p50/p95.
+ *   apply    a 10-action changeset applied to FB15k-237 as a new version (plan, conflict check,
+ *            one transaction), after its review.
+ *   review   10 actions with text evidence on the MuSiQue bundle.
  *   loop     a full 4-step run with abduction and refinement on MetaQA (128k triples) with a model
  *            that answers instantly: the server's own time, persisted steps included.
  *
@@ -119,10 +122,60 @@ async function main(): Promise<void> {
       expandSamples.push(performance.now() - t);
     });
     console.log(`retrieval: 1-hop expansion from a step's entities (ranking + cap 10): ${summarize(expandSamples)}  (target p95 ≤ 20 ms)`);
+    await benchApply(name);
+    await benchReview();
     await benchLoop();
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+/** Apply 10 actions (5 inserts, 3 deletes, 2 renames) to the big graph, 5 times. */
+async function benchApply(name: string): Promise<void> {
+  const { loadGraph } = await import("../lib/server/graph-store");
+  const { applyProposal, createProposal, reviewForGraph } = await import("../lib/server/proposals");
+  const samples: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const { graph, version } = await loadGraph(name);
+    const nodes = [...graph.nodes.values()];
+    const edges = [...graph.edges.values()];
+    const pick = (i: number) => nodes[(round * 101 + i * 7919) % nodes.length] as { id: string };
+    const actions = [
+      ...[0, 1, 2, 3, 4].map((i) => ({ type: "insert_edge" as const, subject: pick(i).id, relation: `bench_related_${round}`, object: pick(i + 50).id })),
+      ...[0, 1, 2].map((i) => {
+        const e = edges[(round * 997 + i * 104729) % edges.length] as { source: string; relation: string; target: string };
+        return { type: "delete_edge" as const, subject: e.source, relation: e.relation, object: e.target };
+      }),
+      ...[7, 8].map((i) => ({ type: "replace_node" as const, old: pick(i + 200).id, new: `Renamed entity ${round}.${i}` })),
+    ];
+    const reviews = await reviewForGraph({ graph: name, actions });
+    const proposalId = await createProposal({ graph: name, baseVersion: version, source: "api", actions, reviews });
+    const t0 = performance.now();
+    await applyProposal({ proposalId, allowLowConfidence: true, actor: "bench" });
+    samples.push(performance.now() - t0);
+  }
+  console.log(`apply: 10-action changeset on ${name} as a new version: ${summarize(samples)}  (target ≤ 200 ms)`);
+}
+
+/** Review 10 proposed actions with text evidence from the MuSiQue passages. */
+async function benchReview(): Promise<void> {
+  const { importGraphFromPath } = await import("../lib/server/import-graph");
+  const { reviewForGraph } = await import("../lib/server/proposals");
+  await importGraphFromPath({ path: path.join(data, "musique"), name: "musique" });
+  const lines = fs.readFileSync(path.join(data, "musique", "triples.jsonl"), "utf8").trim().split("\n");
+  const samples: number[] = [];
+  for (let round = 0; round < 10; round++) {
+    const actions = Array.from({ length: 10 }, (_, i) => {
+      const t = JSON.parse(lines[(round * 1009 + i * 1721) % lines.length] as string) as { subject: string; relation: string; object: string };
+      return i % 3 === 0
+        ? { type: "delete_edge" as const, subject: t.subject, relation: t.relation, object: t.object }
+        : { type: "insert_edge" as const, subject: t.subject, relation: `${t.relation} (reviewed)`, object: t.object };
+    });
+    const t0 = performance.now();
+    await reviewForGraph({ graph: "musique", actions });
+    if (round > 0) samples.push(performance.now() - t0);
+  }
+  console.log(`review: 10 actions with text evidence on MuSiQue (documents read from the database): ${summarize(samples)}  (target ≤ 100 ms)`);
 }
 
 /** The hop loop's own time: MetaQA questions, a model that answers at once (No, No, No, Yes). */

@@ -12,6 +12,7 @@ import type { PlannedAction } from "../changes/plan-actions";
 import { planActions } from "../changes/plan-actions";
 import type { GraphDiff } from "../changes/diff";
 import { diffChangesets } from "../changes/diff";
+import { createNameResolver } from "../review/resolve-action";
 import { documentIdsForReview, reviewActions } from "../review/review-actions";
 import type { ActionReview, Confidence } from "../review/types";
 import type { Prisma } from "./generated/prisma/client";
@@ -48,13 +49,16 @@ export interface ProposalDetails {
 /** Review actions against a version of a graph, with the corpus text behind their endpoints. */
 export async function reviewForGraph(options: { graph: string; version?: number; actions: RefinementAction[]; retrieved?: Triple[] }): Promise<ActionReview[]> {
   const loaded = await loadGraph(options.graph, options.version);
-  const ids = documentIdsForReview({ graph: loaded.graph, actions: options.actions });
+  // One resolver for both passes: a name that resolves to nothing costs a fuzzy scan.
+  const resolve = createNameResolver({ graph: loaded.graph });
+  const ids = documentIdsForReview({ graph: loaded.graph, actions: options.actions, resolve });
   const docs = await findDocuments(loaded.graphId, ids);
   return reviewActions({
     graph: loaded.graph,
     actions: options.actions,
     documents: new Map(docs.map((d) => [d.docId, d])),
     retrieved: options.retrieved,
+    resolve,
   });
 }
 
