@@ -121,7 +121,12 @@ describe("loop run", () => {
 
     const imported = await run("loop", "import", "musique", "--trace-file", exported.trace_file, "--refinement-file", exported.refinement_file, "--json");
     expect(imported.code).toBe(0);
-    expect((JSON.parse(imported.out) as { actions: unknown[] }).actions.length).toBe(2);
+    const importedRun = JSON.parse(imported.out) as { run_id: string; actions: unknown[] };
+    expect(importedRun.actions.length).toBe(2);
+    // The imported run is reviewable here: it has a proposal with a label per action.
+    const reviewed = await run("review", "musique", "--run", importedRun.run_id, "--json");
+    expect(reviewed.code).toBe(0);
+    expect((JSON.parse(reviewed.out) as { reviews: { confidence: string }[] }).reviews.length).toBe(2);
 
     // A tampered trace: a triple the graph does not have, and a Yes before the last step.
     const tampered = JSON.parse(fs.readFileSync(exported.trace_file, "utf8")) as {

@@ -369,6 +369,10 @@ export async function importTraceRun(options: {
   const added = await addQuestions({ graph: options.graph, texts: [trace.question], source: "deeprefine" });
   const question = added.added[0] ?? added.existing[0];
   const status: RunStatus = trace.earlyExit ? "early_exit" : trace.actions.length > 0 ? "awaiting_review" : "finished";
+  const reviews =
+    status === "awaiting_review"
+      ? await reviewForGraph({ graph: options.graph, version: graphRow.currentVersion, actions: trace.actions, retrieved: trace.steps.at(-1)?.triples })
+      : null;
   const run = await db.$transaction(async (tx) => {
     const row = await tx.run.create({
       data: {
@@ -396,6 +400,12 @@ export async function importTraceRun(options: {
       await tx.runStep.create({ data: { runId: row.id, step: step.step, data: JSON.stringify(step), answerable: step.answerable } });
     }
     if (question) await tx.question.update({ where: { pk: question.pk }, data: { refined: true } });
+    if (reviews) {
+      await createProposal(
+        { graph: options.graph, baseVersion: graphRow.currentVersion, source: "run", runId: row.id, question: trace.question, actions: trace.actions, reviews },
+        tx,
+      );
+    }
     return row;
   });
   return getRun(run.id);
