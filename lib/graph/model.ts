@@ -161,6 +161,18 @@ export class KnowledgeGraph {
     return this.edgesOf(keys);
   }
 
+  /** Visit edges touching a node (a self-loop twice) without building arrays: the hot path of expansion. */
+  forEachIncident(id: string, visit: (edge: GraphEdge) => void): void {
+    for (const index of [this.outIndex, this.inIndex]) {
+      const keys = index.get(id);
+      if (!keys) continue;
+      for (const k of keys) {
+        const e = this.edges.get(k);
+        if (e) visit(e);
+      }
+    }
+  }
+
   degree(id: string): number {
     return (this.outIndex.get(id)?.size ?? 0) + (this.inIndex.get(id)?.size ?? 0);
   }

@@ -65,6 +65,7 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
     if (best.length > cap) best.pop();
   };
   const taken = new Set<string>();
+  const labelScore = new Map<string, number>();
   const reached = new Set<string>();
   let frontier: string[] = [];
   for (const id of entities) {
@@ -80,8 +81,8 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
       // The given entities are expanded even when hubs (they were asked for); hubs reached on
       // the way are not, or a second hop through "English" would pull in half of MetaQA.
       if (hop > 1 && isHub(index, id)) continue;
-      for (const edge of graph.incidentEdges(id)) {
-        if (taken.has(edge.key) || exclude?.has(edge.key)) continue;
+      graph.forEachIncident(id, (edge) => {
+        if (taken.has(edge.key) || exclude?.has(edge.key)) return;
         taken.add(edge.key);
         const other = edge.source === id ? edge.target : edge.source;
         let rel = relationScore.get(edge.relation);
@@ -89,20 +90,24 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
           rel = relationRelevance(index, edge.relation, terms);
           relationScore.set(edge.relation, rel);
         }
+        let otherScore = labelScore.get(other);
         const entry = nodeEntry(index, other);
-        offer({
-          edge,
-          // Relation + the endpoint this edge adds; the endpoint we came from says nothing new.
-          relevance: rel + labelRelevance(entry, terms),
-          hop,
-          newDegree: entry?.degree ?? 0,
-          ordinal: edgeOrdinal(edge.key),
-        });
+        if (otherScore === undefined) {
+          otherScore = labelRelevance(entry, terms);
+          labelScore.set(other, otherScore);
+        }
+        // Relation + the endpoint this edge adds; the endpoint we came from says nothing new.
+        const relevance = rel + otherScore;
+        const newDegree = entry?.degree ?? 0;
+        const worst = best.length >= cap ? best[best.length - 1] : undefined;
+        // Most candidates of a hub lose to the current worst: skip them before allocating.
+        const loses = worst !== undefined && (relevance < worst.relevance || (relevance === worst.relevance && (hop > worst.hop || (hop === worst.hop && newDegree > worst.newDegree))));
+        if (!loses) offer({ edge, relevance, hop, newDegree, ordinal: edgeOrdinal(edge.key) });
         if (!reached.has(other)) {
           reached.add(other);
           next.push(other);
         }
-      }
+      });
     }
     frontier = next;
   }

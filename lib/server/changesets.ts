@@ -69,12 +69,12 @@ export async function commitChangeset(options: CommitOptions): Promise<CommitRes
       });
     }
     writeOps(db, record.id, version, options.changeset);
-    const counts = db
-      .prepare(
-        `SELECT (SELECT COUNT(*) FROM "Node" WHERE graphId = ? AND validFrom <= ? AND (validTo IS NULL OR validTo > ?)) AS nodes,
-                (SELECT COUNT(*) FROM "Edge" WHERE graphId = ? AND validFrom <= ? AND (validTo IS NULL OR validTo > ?)) AS edges`,
-      )
-      .get(record.id, version, version, record.id, version, version) as { nodes: number; edges: number };
+    // Counts move by the ops' adds and removes: no scan of a 272k-edge table per apply.
+    const previous = db.prepare(`SELECT nodeCount, edgeCount FROM "GraphVersion" WHERE graphId = ? AND version = ?`).get(record.id, current.version) as
+      | { nodeCount: number; edgeCount: number }
+      | undefined;
+    const delta = countDelta(options.changeset);
+    const counts = { nodes: (previous?.nodeCount ?? current.graph.nodes.size) + delta.nodes, edges: (previous?.edgeCount ?? current.graph.edges.size) + delta.edges };
     db.prepare(`UPDATE "Graph" SET currentVersion = ?, updatedAt = ? WHERE id = ?`).run(version, now, record.id);
     db.prepare(`INSERT INTO "GraphVersion" (graphId, version, message, nodeCount, edgeCount, createdAt) VALUES (?, ?, ?, ?, ?, ?)`).run(
       record.id,
@@ -111,6 +111,18 @@ export async function commitChangeset(options: CommitOptions): Promise<CommitRes
   if (current.graph.edges.size <= CACHE_AFTER_COMMIT_MAX_EDGES) cacheGraph(record.id, version, applyChangeset(current.graph, options.changeset));
   const labelOf = (id: string) => current.graph.getNode(id)?.label ?? id;
   return { version, changesetId, diff: diffChangesets({ changesets: [options.changeset], merges: options.merges, labelOf }) };
+}
+
+function countDelta(changeset: Changeset): { nodes: number; edges: number } {
+  let nodes = 0;
+  let edges = 0;
+  for (const op of changeset.ops) {
+    if (op.op === "add_node") nodes++;
+    else if (op.op === "remove_node") nodes--;
+    else if (op.op === "add_edge") edges++;
+    else if (op.op === "remove_edge") edges--;
+  }
+  return { nodes, edges };
 }
 
 function writeOps(db: Database.Database, graphId: string, version: number, changeset: Changeset): void {
