@@ -11,6 +11,8 @@ import type { Changeset } from "../changes/changeset";
 import { applyChangeset, findConflicts, invertChangeset, parseChangeset, serializeChangeset } from "../changes/changeset";
 import type { GraphDiff } from "../changes/diff";
 import { diffChangesets } from "../changes/diff";
+import type { DiffGraph } from "../changes/diff-graph";
+import { buildDiffGraph } from "../changes/diff-graph";
 import type { Merge, PlannedAction } from "../changes/plan-actions";
 import { edgeFromState, nodeFromState } from "../changes/changeset";
 import type Database from "better-sqlite3";
@@ -304,4 +306,11 @@ export async function diffVersions(options: { graph: string; from: number; to: n
   const target = await loadGraph(options.graph, options.to);
   const diff = diffChangesets({ changesets, merges, labelOf: (id) => target.graph.getNode(id)?.label ?? id });
   return { ...diff, from: options.from, to: options.to };
+}
+
+/** A version diff drawn over the neighbourhood in the older version, for the visual diff. */
+export async function diffVersionsGraph(options: { graph: string; from: number; to: number }): Promise<{ diff: GraphDiff & { from: number; to: number }; graph: DiffGraph }> {
+  const diff = await diffVersions(options);
+  const base = await loadGraph(options.graph, Math.min(options.from, options.to));
+  return { diff, graph: buildDiffGraph({ base: base.graph, diff }) };
 }

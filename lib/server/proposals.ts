@@ -12,6 +12,8 @@ import type { PlannedAction } from "../changes/plan-actions";
 import { planActions } from "../changes/plan-actions";
 import type { GraphDiff } from "../changes/diff";
 import { diffChangesets } from "../changes/diff";
+import type { DiffGraph } from "../changes/diff-graph";
+import { buildDiffGraph } from "../changes/diff-graph";
 import { createNameResolver } from "../review/resolve-action";
 import { documentIdsForReview, reviewActions } from "../review/review-actions";
 import type { ActionReview, Confidence } from "../review/types";
@@ -159,6 +161,8 @@ export interface PreviewResult {
   baseVersion: number;
   actions: PlannedAction[];
   diff: GraphDiff;
+  /** The diff drawn over its neighbourhood, for the visual diff. */
+  graph: DiffGraph;
 }
 
 /** What applying would do, without doing it: the planned operations and the diff. */
@@ -168,10 +172,12 @@ export async function previewProposal(options: { proposalId: string; actionIndex
   const base = await loadGraph(proposal.graph, proposal.baseVersion);
   const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix: "preview." });
   const labelOf = (id: string) => base.graph.getNode(id)?.label ?? id;
+  const diff = diffChangesets({ changesets: [plan.changeset], merges: plan.merges, labelOf });
   return {
     baseVersion: proposal.baseVersion,
     actions: plan.actions.map((a) => ({ ...a, index: chosen[a.index]?.index ?? a.index })),
-    diff: diffChangesets({ changesets: [plan.changeset], merges: plan.merges, labelOf }),
+    diff,
+    graph: buildDiffGraph({ base: base.graph, diff }),
   };
 }
 
