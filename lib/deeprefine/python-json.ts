@@ -22,7 +22,7 @@ export function stringifyPythonJson(value: JsonValue | undefined): string {
   if (Array.isArray(value)) return `[${value.map((v) => stringifyPythonJson(v)).join(", ")}]`;
   const parts: string[] = [];
   for (const key of orderedKeys(value)) {
-    const member = value[key] as JsonValue | undefined;
+    const member: JsonValue | undefined = value[key];
     if (member === undefined) continue;
     parts.push(`${JSON.stringify(key)}: ${stringifyPythonJson(member)}`);
   }

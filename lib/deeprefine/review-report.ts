@@ -87,7 +87,7 @@ function clip(text: string, max = 200): string {
 export function evidenceText(e: EvidenceItem): string {
   const where = location(e);
   const placed = where && !e.summary.includes(where) ? `${e.summary} (${where})` : e.summary;
-  return e.quote ? `${placed}: "${clip(e.quote)}"` : placed;
+  return e.quote ? `${placed} — quote: "${clip(e.quote)}"` : placed;
 }
 
 export function warningText(w: ReviewWarning): string {
