@@ -7,6 +7,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { findGraphs } from "../lib/server/graph-store";
 import { importGraphFromPath } from "../lib/server/import-graph";
+import { addQuestions } from "../lib/server/questions";
+
+/** Questions to try on the demo graph (the Questions tab lists them). */
+const DEMO_QUESTIONS = [
+  "What does Client inherit from?",
+  "Which transport does AsyncClient use to send requests?",
+  "Which exceptions can HTTPTransport raise?",
+  "How does DigestAuth build the Authorization header?",
+];
 
 const root = path.resolve(import.meta.dirname, "..");
 const DEMO_NAME = "httpx-demo";
@@ -17,7 +26,8 @@ async function main(): Promise<void> {
   const graphs = await findGraphs();
   if (!graphs.some((g) => g.name === DEMO_NAME)) {
     const report = await importGraphFromPath({ path: path.join(root, "demo", "httpx"), name: DEMO_NAME });
-    console.log(`imported the demo graph ${DEMO_NAME}: ${report.graph.nodes} nodes, ${report.graph.edges} edges, ${report.graph.documents} source files`);
+    await addQuestions({ graph: DEMO_NAME, texts: DEMO_QUESTIONS, source: "user" });
+    console.log(`imported the demo graph ${DEMO_NAME}: ${report.graph.nodes} nodes, ${report.graph.edges} edges, ${report.graph.documents} source files, ${DEMO_QUESTIONS.length} questions to try`);
   } else {
     console.log(`demo graph ${DEMO_NAME} already imported`);
   }
