@@ -45,7 +45,11 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      "no-restricted-imports": ["error", { patterns: [{ group: ["**/lib/server/*", "@/lib/server/*"], message: "components/ get data through app/ routes, not lib/server." }] }],
+      // Types may be shared (they vanish at build time); code from the server layer may not.
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/lib/server/*", "@/lib/server/*"], allowTypeImports: true, message: "components/ get data through app/ routes, not lib/server (import type is fine)." }] },
+      ],
     },
   },
   {
