@@ -137,9 +137,10 @@ export function registerReviewCommands(program: Command, io: Io): void {
     .option("--trace-file <file>", "with --refinement-file: its loop trace")
     .option("--actions <list>", "only these actions, 1-based (e.g. 1,3); default all pending")
     .option("--allow-low-confidence", "accept the risk of LOW-confidence actions explicitly")
+    .option("--reason <text>", "with --allow-low-confidence: why (recorded with the version)")
     .option("--actor <name>", "who approves (recorded with the version)")
     .option("--json", "print {version, applied: [...]}")
-    .action(async (graph: string, opts: { proposal?: string; run?: string; refinementFile?: string; traceFile?: string; actions?: string; allowLowConfidence?: boolean; actor?: string; json?: boolean }) => {
+    .action(async (graph: string, opts: { proposal?: string; run?: string; refinementFile?: string; traceFile?: string; actions?: string; allowLowConfidence?: boolean; reason?: string; actor?: string; json?: boolean }) => {
       const given = [opts.run, opts.proposal, opts.refinementFile].filter(Boolean).length;
       if (given !== 1) throw new UsageError("give one of --proposal ID, --run ID or --refinement-file F");
       let proposalId: string;
@@ -157,6 +158,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
         proposalId,
         actionIndexes: parseIndexes(opts.actions),
         allowLowConfidence: opts.allowLowConfidence === true,
+        lowConfidenceReason: opts.reason,
         actor: opts.actor ?? "cli",
       });
       if (opts.json) return printJson(io, { version: result.version, proposal: proposalId, applied: result.applied, diff: result.diff });

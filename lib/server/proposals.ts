@@ -187,6 +187,8 @@ export interface ApplyProposalOptions {
   actionIndexes?: number[];
   /** The explicit acceptance of LOW-confidence risk. Without it any LOW action refuses the whole apply. */
   allowLowConfidence?: boolean;
+  /** Why the risk was accepted; recorded with the version. */
+  lowConfidenceReason?: string;
   actor?: string | null;
 }
 
@@ -231,7 +233,9 @@ export async function applyProposal(options: ApplyProposalOptions): Promise<Appl
     merges: plan.merges,
     actions: plan.actions,
     kind: "apply",
-    message: `apply ${applied.filter((a) => !a.skipped).length} action(s) of proposal ${proposal.id}${proposal.question ? ` (${proposal.question.slice(0, 80)})` : ""}`,
+    message: `apply ${applied.filter((a) => !a.skipped).length} action(s) of proposal ${proposal.id}${proposal.question ? ` (${proposal.question.slice(0, 80)})` : ""}${
+      low.length > 0 ? `; LOW confidence accepted for action(s) ${low.map((l) => l.index + 1).join(", ")}${options.lowConfidenceReason ? `: ${options.lowConfidenceReason.slice(0, 500)}` : ""}` : ""
+    }`,
     proposalId: proposal.id,
     actor: options.actor,
     inTransaction: markApplied,

@@ -12,6 +12,7 @@ import { closeSqlite } from "@/lib/server/sqlite";
 import { getGraphSummary } from "@/lib/server/graph-store";
 import { importGraphFromPath } from "@/lib/server/import-graph";
 import { createProposal, reviewForGraph } from "@/lib/server/proposals";
+import { findVersions } from "@/lib/server/changesets";
 import { POST as apply } from "./[id]/apply/route";
 import { GET as preview } from "./[id]/preview/route";
 
@@ -65,5 +66,7 @@ describe("POST /api/proposals/{id}/apply", () => {
     const again = await post({ lowConfidence: { accepted: true, reason: "again" } });
     expect(again.status).toBe(409);
     expect((await getGraphSummary("httpx")).version).toBe(2);
+    const versions = await findVersions("httpx");
+    expect(versions[0]?.message).toContain("LOW confidence accepted for action(s) 1: checked the code by hand");
   });
 });

@@ -26,6 +26,7 @@ export async function POST(request: Request, ctx: { params: Promise<{ id: string
       proposalId: id,
       actionIndexes: input.actions,
       allowLowConfidence: input.lowConfidence?.accepted === true && input.lowConfidence.reason.length >= 3,
+      lowConfidenceReason: input.lowConfidence?.reason,
       actor: input.actor ?? "web",
     });
     return result;
