@@ -1,0 +1,54 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import type { ProposalDetails } from "@/components/api/proposal-types";
+import type { RunDetails } from "@/components/api/run-types";
+import { ProposalView } from "@/components/proposals/proposal-view";
+import { isAppError } from "@/lib/errors";
+import { getGraphRecord } from "@/lib/server/graph-store";
+import { getProposal } from "@/lib/server/proposals";
+import { getRun } from "@/lib/server/runs";
+import "../../styles/review.css";
+import "../../styles/review-dialogs.css";
+import "../../styles/proposal.css";
+import "../../styles/proposal-actions.css";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+interface ProposalPageProps {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ edit?: string | string[] }>;
+}
+
+async function orNull<T>(work: Promise<T>): Promise<T | null> {
+  try {
+    return await work;
+  } catch (error) {
+    if (isAppError(error) && error.code === "NOT_FOUND") return null;
+    throw error;
+  }
+}
+
+export async function generateMetadata({ params }: ProposalPageProps): Promise<Metadata> {
+  return { title: `Proposal ${(await params).id}` };
+}
+
+/** The proposal with every review, the run behind it and the graph's current version, in one render. */
+export default async function ProposalPage({ params, searchParams }: ProposalPageProps) {
+  // Typed as the components' copies: the compiler checks the two still agree.
+  const proposal: ProposalDetails | null = await orNull(getProposal((await params).id));
+  if (!proposal) notFound();
+  const [run, graph]: [RunDetails | null, { currentVersion: number } | null] = await Promise.all([
+    proposal.runId ? orNull(getRun(proposal.runId)) : Promise.resolve(null),
+    orNull(getGraphRecord(proposal.graph)),
+  ]);
+  const edit = Number((await searchParams).edit);
+  return (
+    <ProposalView
+      initialProposal={proposal}
+      run={run}
+      currentVersion={graph?.currentVersion ?? null}
+      editIndex={Number.isInteger(edit) && edit >= 0 ? edit : null}
+    />
+  );
+}

@@ -1,0 +1,158 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { useEditAction } from "../api/edit-action";
+import type { Confidence, ProposalActionItem } from "../api/proposal-types";
+import type { RefinementAction } from "../api/run-types";
+import { useSingleFlight } from "../ui/use-single-flight";
+import { ActionLabel } from "./action-label";
+import { ActionStatusBadge } from "./action-status-badge";
+import { ConfidenceBadge } from "./confidence-badge";
+import { describeAction } from "./describe-action";
+import { EditActionForm } from "./edit-action-form";
+import { EvidenceList } from "./evidence-list";
+import { ReviewWarnings } from "./review-warnings";
+import { SuggestionList } from "./suggestion-list";
+
+interface ActionCardProps {
+  proposalId: string;
+  graph: string;
+  item: ProposalActionItem;
+  isSelected: boolean;
+  isEditingAtFirst: boolean;
+  onToggle: (index: number) => void;
+  onApprove: (item: ProposalActionItem) => void;
+  onReject: (item: ProposalActionItem) => void;
+}
+
+export function ActionCard({ proposalId, graph, item, isSelected, isEditingAtFirst, onToggle, onApprove, onReject }: ActionCardProps) {
+  const { review } = item;
+  const edit = useEditAction();
+  const once = useSingleFlight();
+  const [isEditing, setIsEditing] = useState(isEditingAtFirst);
+  const [before, setBefore] = useState<Confidence | null>(null);
+  const isPending = item.status === "pending";
+  const { headline, notes } = describeAction(item.action, review);
+  const nodes = Object.values(review.resolved).filter((r) => r?.nodeId);
+  const number = item.index + 1;
+
+  const replace = (action: RefinementAction) =>
+    once(async () => {
+      const previous = item.confidence;
+      await edit.mutateAsync({ proposalId, index: item.index, action });
+      setBefore(previous);
+      setIsEditing(false);
+    });
+
+  return (
+    <article
+      id={`action-${number}`}
+      className={`action-card action-card--${item.confidence}${isSelected ? " is-selected" : ""}`}
+      aria-labelledby={`action-${number}-title`}
+      data-testid="action-card"
+      data-index={item.index}
+      data-confidence={item.confidence}
+      data-status={item.status}
+    >
+      <header className="action-card__head">
+        {isPending ? (
+          <label className="action-card__pick">
+            <input type="checkbox" checked={isSelected} onChange={() => onToggle(item.index)} data-testid="select-action" />
+            <span className="sr-only">Include action {number} in the selection</span>
+          </label>
+        ) : null}
+        <h3 id={`action-${number}-title`} className="action-card__title">
+          Action {number}
+        </h3>
+        <ConfidenceBadge confidence={item.confidence} />
+        <ActionStatusBadge status={item.status} version={item.appliedIn} />
+      </header>
+      <div className="action-card__what">
+        <ActionLabel action={item.action} />
+        <p className="action-card__headline" data-testid="action-headline">
+          {headline}
+        </p>
+        <ul className="action-card__notes small">
+          {notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+        {nodes.length > 0 ? (
+          <p className="small muted">
+            Open in the explorer:{" "}
+            {nodes.map((r, i) => (
+              <span key={r?.nodeId}>
+                {i > 0 ? " · " : ""}
+                <Link href={`/graphs/${encodeURIComponent(graph)}?node=${encodeURIComponent(r?.nodeId ?? "")}`} prefetch={false}>{r?.name}</Link>
+              </span>
+            ))}
+          </p>
+        ) : null}
+        {before ? (
+          <p className="notice small" role="status" data-testid="re-reviewed">
+            Edited and reviewed again: {before === item.confidence ? `still ${item.confidence}` : `${before} → ${item.confidence}`}.
+          </p>
+        ) : null}
+      </div>
+      <div className="action-card__grid">
+        <section aria-label={`Why ${item.confidence}`}>
+          <h4 className="section-title">Why {item.confidence}</h4>
+          <ol className="reasons" data-testid="reasons">
+            {review.reasons.map((r, i) => (
+              <li key={i} className={i === review.reasons.length - 1 ? "reasons__verdict" : undefined}>
+                {r}
+              </li>
+            ))}
+          </ol>
+        </section>
+        <section aria-label="Evidence">
+          <h4 className="section-title">Evidence</h4>
+          <EvidenceList graph={graph} evidence={review.evidence} />
+        </section>
+      </div>
+      {review.warnings.length > 0 ? (
+        <section aria-label="Warnings">
+          <h4 className="section-title">Warnings</h4>
+          <ReviewWarnings warnings={review.warnings} />
+        </section>
+      ) : null}
+      {review.suggestions.length > 0 ? (
+        <section aria-label="Suggested replacements">
+          <h4 className="section-title">Suggested replacements</h4>
+          <SuggestionList suggestions={review.suggestions} isEditable={isPending} isBusy={edit.isPending} onTake={(s) => replace(s.action)} />
+        </section>
+      ) : null}
+      {isEditing && isPending ? (
+        <EditActionForm
+          action={item.action}
+          idPrefix={`edit-${number}`}
+          isPending={edit.isPending}
+          error={edit.error?.message ?? null}
+          onSubmit={replace}
+          onCancel={() => setIsEditing(false)}
+        />
+      ) : null}
+      {!isEditing && edit.error ? (
+        <p className="inline-error" role="alert">
+          Could not change the action: {edit.error.message}
+        </p>
+      ) : null}
+      {isPending ? (
+        <footer className="action-card__decide">
+          <button type="button" className={item.confidence === "LOW" ? "button button--danger-outline" : "button button--approve"} onClick={() => onApprove(item)} data-testid="approve-action">
+            {item.confidence === "LOW" ? "Approve despite LOW…" : "Approve and apply"}
+          </button>
+          <button type="button" className="button" onClick={() => onReject(item)} data-testid="reject-action">
+            Reject
+          </button>
+          {isEditing ? null : (
+            <button type="button" className="button" onClick={() => setIsEditing(true)} data-testid="edit-action">
+              Edit
+            </button>
+          )}
+        </footer>
+      ) : null}
+    </article>
+  );
+}

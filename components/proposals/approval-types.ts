@@ -1,0 +1,18 @@
+import type { Confidence } from "../api/proposal-types";
+import type { RefinementAction } from "../api/run-types";
+
+/** One action a person is about to approve, with what the LOW confirmation has to show. */
+export interface ApprovalItem {
+  index: number;
+  action: RefinementAction;
+  confidence: Confidence;
+  reasons: string[];
+  warnings: { code: string; message: string }[];
+}
+
+export interface ApprovalTarget {
+  proposalId: string;
+  graph: string;
+  question: string | null;
+  items: ApprovalItem[];
+}

@@ -1,0 +1,134 @@
+/**
+ * The review queue's data: one row per action, with its proposal's context, and the pure
+ * filtering and sorting behind the filter bar. The rows keep only what the queue renders
+ * (no evidence or suggestions), so 500 pending actions stay a small payload.
+ */
+import type { ActionStatus, Confidence, ProposalDetails } from "../api/proposal-types";
+import type { RefinementAction } from "../api/run-types";
+import type { ApprovalTarget } from "../proposals/approval-types";
+import { CONFIDENCE_RANK } from "../proposals/confidence";
+
+export interface QueueRow {
+  key: string;
+  proposalId: string;
+  graph: string;
+  question: string | null;
+  createdAt: string;
+  index: number;
+  action: RefinementAction;
+  text: string;
+  confidence: Confidence;
+  status: ActionStatus;
+  appliedIn: number | null;
+  /** The review's last reason: the rule that set the label. */
+  verdict: string;
+  warnings: { code: string; message: string }[];
+}
+
+export function toQueueRows(proposals: ProposalDetails[]): QueueRow[] {
+  return proposals.flatMap((p) =>
+    p.actions.map((a) => ({
+      key: `${p.id}:${a.index}`,
+      proposalId: p.id,
+      graph: p.graph,
+      question: p.question,
+      createdAt: p.createdAt,
+      index: a.index,
+      action: a.action,
+      text: a.review.text,
+      confidence: a.confidence,
+      status: a.status,
+      appliedIn: a.appliedIn,
+      verdict: a.review.reasons.at(-1) ?? "",
+      warnings: a.review.warnings.map((w) => ({ code: w.code, message: w.message })),
+    })),
+  );
+}
+
+export type QueueSort = "newest" | "oldest" | "low-first" | "high-first" | "graph";
+export type StatusFilter = ActionStatus | "all";
+export const NO_QUESTION = "__none__";
+
+export interface QueueFilters {
+  labels: Confidence[];
+  status: StatusFilter;
+  graph: string;
+  question: string;
+  type: RefinementAction["type"] | "";
+  q: string;
+  sort: QueueSort;
+}
+
+export const DEFAULT_FILTERS: QueueFilters = { labels: [], status: "pending", graph: "", question: "", type: "", q: "", sort: "newest" };
+
+function matches(row: QueueRow, f: QueueFilters, ignoreLabel: boolean): boolean {
+  if (!ignoreLabel && f.labels.length > 0 && !f.labels.includes(row.confidence)) return false;
+  if (f.status !== "all" && row.status !== f.status) return false;
+  if (f.graph && row.graph !== f.graph) return false;
+  if (f.question && (row.question ?? NO_QUESTION) !== f.question) return false;
+  if (f.type && row.action.type !== f.type) return false;
+  if (f.q && !`${row.text} ${row.question ?? ""}`.toLowerCase().includes(f.q.toLowerCase())) return false;
+  return true;
+}
+
+const byNewest = (a: QueueRow, b: QueueRow) => (a.createdAt === b.createdAt ? a.index - b.index : a.createdAt < b.createdAt ? 1 : -1);
+
+const SORTS: Record<QueueSort, (a: QueueRow, b: QueueRow) => number> = {
+  newest: byNewest,
+  oldest: (a, b) => (a.createdAt === b.createdAt ? a.index - b.index : a.createdAt < b.createdAt ? -1 : 1),
+  "low-first": (a, b) => CONFIDENCE_RANK[a.confidence] - CONFIDENCE_RANK[b.confidence] || byNewest(a, b),
+  "high-first": (a, b) => CONFIDENCE_RANK[b.confidence] - CONFIDENCE_RANK[a.confidence] || byNewest(a, b),
+  graph: (a, b) => a.graph.localeCompare(b.graph) || byNewest(a, b),
+};
+
+/** The visible rows, and the label counts over every other filter (so the chips say what a click would show). */
+export function applyQueueFilters(rows: QueueRow[], filters: QueueFilters): { visible: QueueRow[]; counts: Record<Confidence, number> } {
+  const counts: Record<Confidence, number> = { HIGH: 0, MEDIUM: 0, LOW: 0 };
+  const visible: QueueRow[] = [];
+  for (const row of rows) {
+    if (!matches(row, filters, true)) continue;
+    counts[row.confidence]++;
+    if (filters.labels.length === 0 || filters.labels.includes(row.confidence)) visible.push(row);
+  }
+  return { visible: visible.sort(SORTS[filters.sort]), counts };
+}
+
+export function toApprovalTarget(row: QueueRow): ApprovalTarget {
+  return {
+    proposalId: row.proposalId,
+    graph: row.graph,
+    question: row.question,
+    items: [{ index: row.index, action: row.action, confidence: row.confidence, reasons: [row.verdict], warnings: row.warnings }],
+  };
+}
+
+const SORT_VALUES: readonly QueueSort[] = ["newest", "oldest", "low-first", "high-first", "graph"];
+const STATUS_VALUES: readonly StatusFilter[] = ["pending", "applied", "rejected", "skipped", "reverted", "all"];
+const TYPE_VALUES: readonly QueueFilters["type"][] = ["", "insert_edge", "delete_edge", "replace_node"];
+const LABEL_VALUES: readonly Confidence[] = ["HIGH", "MEDIUM", "LOW"];
+
+function pick<T extends string>(values: readonly T[], value: string | null, fallback: T): T {
+  return values.find((v) => v === value) ?? fallback;
+}
+
+/** Filters live in the URL, so a reviewer coming back from a proposal finds the queue as they left it. */
+export function parseQueueFilters(params: URLSearchParams): QueueFilters {
+  return {
+    labels: (params.get("label") ?? "").split(",").filter((l): l is Confidence => (LABEL_VALUES as readonly string[]).includes(l)),
+    status: pick(STATUS_VALUES, params.get("status"), DEFAULT_FILTERS.status),
+    graph: params.get("graph") ?? "",
+    question: params.get("question") ?? "",
+    type: pick(TYPE_VALUES, params.get("type"), ""),
+    q: params.get("q") ?? "",
+    sort: pick(SORT_VALUES, params.get("sort"), DEFAULT_FILTERS.sort),
+  };
+}
+
+export function queueFiltersToParams(f: QueueFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  if (f.labels.length > 0) params.set("label", f.labels.join(","));
+  if (f.status !== DEFAULT_FILTERS.status) params.set("status", f.status);
+  for (const key of ["graph", "question", "type", "q"] as const) if (f[key]) params.set(key, f[key]);
+  if (f.sort !== DEFAULT_FILTERS.sort) params.set("sort", f.sort);
+  return params;
+}

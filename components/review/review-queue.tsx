@@ -1,0 +1,183 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useRejectActions } from "../api/reject-actions";
+import { ApplyResultPanel } from "../proposals/apply-result-panel";
+import { LowConfirmDialog } from "../proposals/low-confirm-dialog";
+import { useApproval } from "../proposals/use-approval";
+import { EmptyState } from "../ui/states";
+import { useSingleFlight } from "../ui/use-single-flight";
+import { KeyboardHelp } from "./keyboard-help";
+import { QueueFiltersBar, questionOptions } from "./queue-filters";
+import { QueueHeader } from "./queue-header";
+import type { QueueFilters, QueueRow } from "./queue-rows";
+import { DEFAULT_FILTERS, applyQueueFilters, queueFiltersToParams, toApprovalTarget } from "./queue-rows";
+import { QueueTable, proposalHref } from "./queue-table";
+import type { QueueKey } from "./use-queue-keys";
+import { useQueueKeys } from "./use-queue-keys";
+import { useQueueRows } from "./use-queue-rows";
+
+/** Rows drawn at first: the rest of a long queue waits for "Show more" (or j walking past the end), so it hydrates fast. */
+const PAGE_SIZE = 100;
+
+export function ReviewQueue({ initialRows, initialFilters }: { initialRows: QueueRow[]; initialFilters: QueueFilters }) {
+  const router = useRouter();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const query = useQueueRows(initialRows);
+  const rows = query.data;
+  const [filters, setFiltersState] = useState(initialFilters);
+  const { visible, counts } = useMemo(() => applyQueueFilters(rows, filters), [rows, filters]);
+  const graphs = useMemo(() => [...new Set(rows.map((r) => r.graph))].sort(), [rows]);
+  const questions = useMemo(() => questionOptions(rows), [rows]);
+  // The selection follows its row; when the row leaves (approved, filtered out) the one now at its place takes over.
+  const [selection, setSelection] = useState<{ key: string | null; index: number }>({ key: null, index: 0 });
+  const found = visible.findIndex((r) => r.key === selection.key);
+  const position = found >= 0 ? found : Math.min(selection.index, visible.length - 1);
+  const selected = visible[position] ?? null;
+  const approval = useApproval();
+  const reject = useRejectActions();
+  const onceReject = useSingleFlight();
+  const [rejected, setRejected] = useState<QueueRow | null>(null);
+  const [showHelp, setShowHelp] = useState(false);
+  const [limit, setLimit] = useState(PAGE_SIZE);
+  const shown = visible.slice(0, Math.max(limit, position + 1));
+
+  useEffect(() => {
+    // For the e2e timing: set once React has attached its handlers.
+    if (rootRef.current) rootRef.current.dataset.hydrated = String(Math.round(performance.now()));
+  }, []);
+
+  const setFilters = (next: QueueFilters) => {
+    setFiltersState(next);
+    const params = queueFiltersToParams(next).toString();
+    window.history.replaceState(null, "", params ? `?${params}` : window.location.pathname);
+  };
+
+  const select = useCallback((key: string) => setSelection((s) => ({ key, index: s.index })), []);
+  const { approve: approveTarget } = approval;
+  const approve = useCallback((row: QueueRow) => approveTarget(toApprovalTarget(row)), [approveTarget]);
+  const { mutateAsync: rejectAsync } = reject;
+  const rejectRow = useCallback(
+    (row: QueueRow) =>
+      onceReject(async () => {
+        await rejectAsync({ proposalId: row.proposalId, actions: [row.index] });
+        setRejected(row);
+      }),
+    [onceReject, rejectAsync],
+  );
+
+  const move = (delta: number) => {
+    const next = visible[Math.max(0, Math.min(visible.length - 1, position + delta))];
+    if (!next) return;
+    setSelection({ key: next.key, index: visible.indexOf(next) });
+    requestAnimationFrame(() => document.querySelector(`[data-key="${CSS.escape(next.key)}"]`)?.scrollIntoView({ block: "nearest" }));
+  };
+
+  useQueueKeys((key: QueueKey) => {
+    if (key === "help") return setShowHelp(true);
+    if (key === "next" || key === "previous") return move(key === "next" ? 1 : -1);
+    if (!selected) return;
+    if (key === "open" || key === "edit") return router.push(proposalHref(selected, key === "edit"));
+    if (selected.status !== "pending") return;
+    if (key === "approve") approve(selected);
+    else rejectRow(selected);
+  });
+
+  const pendingTotal = rows.filter((r) => r.status === "pending").length;
+  return (
+    <div className="stack review-queue" ref={rootRef} data-testid="review-queue" data-selected={selected?.key ?? ""} data-visible={visible.length}>
+      <QueueHeader rows={rows} onHelp={() => setShowHelp(true)} />
+      {approval.outcome ? <ApplyResultPanel key={approval.outcome.result.version} outcome={approval.outcome} onDismiss={approval.clearOutcome} /> : null}
+      {rejected && !reject.isPending ? (
+        <div className="notice" role="status" data-testid="reject-notice">
+          Rejected action {rejected.index + 1}: <span className="mono">{rejected.text}</span>. It is kept in the history (status “Rejected”) and
+          will never be applied.
+        </div>
+      ) : null}
+      {approval.error && !approval.lowPrompt ? (
+        <div className="alert alert--error" role="alert">
+          <strong>Nothing was applied</strong>
+          <p className="alert__message">{approval.error.message}</p>
+        </div>
+      ) : null}
+      {reject.error ? (
+        <p className="inline-error" role="alert">
+          Could not reject: {reject.error.message}
+        </p>
+      ) : null}
+      {query.isRefetchError ? (
+        <p className="inline-error" role="alert">
+          Could not refresh the queue: {query.error.message}{" "}
+          <button type="button" className="link-button" onClick={() => void query.refetch()}>
+            Try again
+          </button>
+        </p>
+      ) : null}
+      {rows.length === 0 ? (
+        <div className="card">
+          <EmptyState title="Nothing to review yet">
+            <p className="muted">
+              Proposals arrive here when a run finds the graph cannot answer a question and suggests changes, or when a refinement file is
+              reviewed with <code>npx refinery review</code>. Start from a graph’s Questions tab.
+            </p>
+            <Link href="/" className="button button--primary">
+              Pick a graph
+            </Link>
+          </EmptyState>
+        </div>
+      ) : (
+        <>
+          <QueueFiltersBar filters={filters} counts={counts} graphs={graphs} questions={questions} onChange={setFilters} />
+          {visible.length === 0 ? (
+            <div className="card" data-testid="queue-empty">
+              {pendingTotal === 0 && filters.status === "pending" ? (
+                <EmptyState title="All caught up">
+                  <p className="muted">Every proposed change has been decided. Decided actions stay in the history.</p>
+                  <button type="button" className="button" onClick={() => setFilters({ ...filters, status: "all" })}>
+                    Show decided actions
+                  </button>
+                </EmptyState>
+              ) : (
+                <EmptyState title="No action matches these filters">
+                  <button type="button" className="button" onClick={() => setFilters(DEFAULT_FILTERS)}>
+                    Reset filters
+                  </button>
+                </EmptyState>
+              )}
+            </div>
+          ) : (
+            <>
+              <QueueTable rows={shown} selectedKey={selected?.key ?? null} onSelect={select} onApprove={approve} onReject={rejectRow} />
+              {shown.length < visible.length ? (
+                <div className="row queue-more" data-testid="queue-more">
+                  <span className="muted small">
+                    Showing {shown.length} of {visible.length}.
+                  </span>
+                  <button type="button" className="button button--small" onClick={() => setLimit(shown.length + PAGE_SIZE)}>
+                    Show {Math.min(PAGE_SIZE, visible.length - shown.length)} more
+                  </button>
+                  <button type="button" className="link-button small" onClick={() => setLimit(visible.length)}>
+                    Show all
+                  </button>
+                </div>
+              ) : null}
+            </>
+          )}
+        </>
+      )}
+      {approval.lowPrompt ? (
+        <LowConfirmDialog
+          graph={approval.lowPrompt.graph}
+          items={approval.lowPrompt.items}
+          isPending={approval.isPending}
+          error={approval.error?.message ?? null}
+          onCancel={approval.cancelLow}
+          onConfirm={approval.confirmLow}
+        />
+      ) : null}
+      {showHelp ? <KeyboardHelp onClose={() => setShowHelp(false)} /> : null}
+    </div>
+  );
+}
