@@ -29,6 +29,9 @@ export default function RootLayout({ children }: { children: ReactNode }) {
                 <Link href="/" className="nav-link">
                   Graphs
                 </Link>
+                <Link href="/review" className="nav-link">
+                  Review
+                </Link>
                 <Link href="/settings" className="nav-link">
                   Settings
                 </Link>

@@ -10,6 +10,8 @@ export const graphKeys = {
   questionsAll: (name: string) => ["graphs", name, "questions"] as const,
   questions: (name: string, options: { status: "pending" | "all" }) => ["graphs", name, "questions", options] as const,
   runs: (name: string) => ["graphs", name, "runs"] as const,
+  versions: (name: string) => ["graphs", name, "versions"] as const,
+  diff: (name: string, range: { from: number; to: number }) => ["graphs", name, "diff", range] as const,
 };
 
 export const runKeys = {
@@ -19,4 +21,16 @@ export const runKeys = {
 
 export const providerKeys = {
   current: ["provider"] as const,
+};
+
+export type ProposalListFilter = { status?: "pending" | "applied" | "partially_applied" | "rejected"; graph?: string };
+
+export const proposalKeys = {
+  all: ["proposals"] as const,
+  lists: () => ["proposals", "list"] as const,
+  list: (filter: ProposalListFilter) => ["proposals", "list", filter] as const,
+  /** The review queue: every proposal, reduced to one row per action. */
+  queue: () => ["proposals", "list", "queue"] as const,
+  proposal: (id: string) => ["proposals", "detail", id] as const,
+  preview: (id: string, actions: number[]) => ["proposals", "detail", id, "preview", { actions }] as const,
 };

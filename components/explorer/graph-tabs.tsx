@@ -7,6 +7,7 @@ const TABS = [
   { segment: null, label: "Explore", path: "" },
   { segment: "questions", label: "Questions", path: "/questions" },
   { segment: "runs", label: "Runs", path: "/runs" },
+  { segment: "versions", label: "Versions", path: "/versions" },
 ] as const;
 
 /** Rendered by the graph layout, so the active tab is the layout's selected child segment. */

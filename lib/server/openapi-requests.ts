@@ -1,0 +1,100 @@
+/**
+ * Path parameters, query strings and request bodies of the HTTP API, for the OpenAPI document.
+ * Same shapes as the zod schemas the route handlers parse with (app/api/.../route.ts); those are
+ * module-private to the routes (a route file may only export handlers), so they are restated
+ * here. Moving them to one shared module would let both import the same object.
+ */
+import { z } from "zod";
+
+const optionalText = z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().trim().optional());
+const name = z.string().trim().min(1).max(2000);
+const actionIndexes = z.array(z.number().int().min(0)).min(1).optional().describe("0-based action indexes; default: every pending action");
+
+export const params = {
+  graph: z.object({ name: z.string().min(1).max(200).describe("graph name") }),
+  node: z.object({
+    name: z.string().min(1).max(200).describe("graph name"),
+    nodeId: z.string().min(1).max(20_000).describe("node id, percent-encoded; a segment of only dots gets one extra leading dot"),
+  }),
+  version: z.object({ name: z.string().min(1).max(200).describe("graph name"), version: z.coerce.number().int().min(1) }),
+  run: z.object({ id: z.string().min(1).max(100).describe("run id") }),
+  proposal: z.object({ id: z.string().min(1).max(100).describe("proposal id") }),
+  action: z.object({ id: z.string().min(1).max(100).describe("proposal id"), index: z.coerce.number().int().min(0).describe("0-based action index") }),
+};
+
+export const queries = {
+  hubs: z.object({ limit: z.coerce.number().int().min(1).max(100).default(12) }),
+  search: z.object({ q: z.string().max(500).default(""), limit: z.coerce.number().int().min(1).max(100).default(20) }),
+  neighbourhood: z.object({ depth: z.coerce.number().int().min(1).max(3).default(1), limit: z.coerce.number().int().min(2).max(500).default(150) }),
+  questions: z.object({ status: z.enum(["pending", "refined", "all"]).default("all") }),
+  diff: z.object({ from: z.coerce.number().int().min(1), to: z.coerce.number().int().min(1) }),
+  deeprefine: z.object({ file: z.enum(["trace", "refinement"]).default("trace") }),
+  proposals: z.object({
+    graph: z.string().min(1).max(200).optional(),
+    status: z.enum(["pending", "applied", "partially_applied", "rejected"]).optional(),
+    run: z.string().min(1).max(100).optional(),
+  }),
+  preview: z.object({
+    actions: z
+      .string()
+      .regex(/^\d+(,\d+)*$/)
+      .optional()
+      .describe("comma-separated 0-based action indexes, e.g. 0,2; default: every pending action"),
+  }),
+};
+
+const settingValue = z.union([z.string().max(2000), z.number(), z.null()]);
+
+export const bodies = {
+  importPath: z.object({
+    path: z.string().trim().min(1).describe("a graph file or folder on the server"),
+    name: optionalText,
+    format: z.preprocess((v) => (v === "" ? undefined : v), z.enum(["graphify", "triples", "bundle"]).optional()),
+    root: optionalText.describe("project root for source files (default: beside graphify-out)"),
+  }),
+  upload: z.object({
+    file: z.string().describe("the graph.json or triple file (binary)"),
+    name: z.string().optional(),
+    format: z.enum(["graphify", "triples"]).optional(),
+  }),
+  addQuestions: z.object({ questions: z.array(z.string().trim().min(1).max(4000)).min(1).max(1000) }),
+  syncMemory: z.object({ dir: z.string().trim().min(1).optional().describe("folder holding graphify-out/memory; default: the graph's source folder") }),
+  startRun: z.object({
+    question: z.string().trim().max(4000).optional(),
+    queryId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
+    pending: z.boolean().optional().describe("run every pending question of the queue"),
+    provider: z.enum(["heuristic", "openai", "replay"]).optional(),
+    refineAfterFinalYes: z.boolean().optional(),
+  }),
+  revert: z.object({ actor: z.string().trim().max(200).optional() }),
+  apply: z.object({
+    actions: actionIndexes,
+    lowConfidence: z
+      .object({ accepted: z.literal(true), reason: z.string().trim().min(3) })
+      .optional()
+      .describe("required when a chosen action is LOW confidence: without it the answer is 428 and nothing changes"),
+    actor: z.string().trim().max(200).optional(),
+  }),
+  reject: z.object({ actions: actionIndexes, reason: z.string().trim().max(2000).optional() }),
+  editAction: z.object({
+    action: z.discriminatedUnion("type", [
+      z.object({ type: z.literal("insert_edge"), subject: name, relation: name, object: name }),
+      z.object({ type: z.literal("delete_edge"), subject: name, relation: name, object: name }),
+      z.object({ type: z.literal("replace_node"), old: name, new: name }),
+    ]),
+  }),
+  llmSettings: z
+    .object({
+      provider: settingValue,
+      baseUrl: settingValue,
+      model: settingValue,
+      temperature: settingValue,
+      timeoutMs: settingValue,
+      maxRetries: settingValue,
+      concurrency: settingValue,
+      maxTokens: settingValue,
+    })
+    .partial()
+    .strict()
+    .describe("overrides; null or \"\" returns a field to the environment's value; the API key cannot be set here"),
+};

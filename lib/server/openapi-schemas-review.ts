@@ -1,0 +1,106 @@
+/**
+ * Response bodies of the proposal, provider and settings endpoints, for the OpenAPI document
+ * (see openapi-schemas.ts for the rules; openapi.test.ts checks them against the server types).
+ */
+import { z } from "zod";
+import { LLM_PROVIDER_NAMES } from "./providers/llm-env";
+import { EDITABLE_LLM_FIELDS } from "./providers/settings-store";
+import { DiffGraph, GraphDiff, RefinementAction, Triple } from "./openapi-schemas";
+
+const int = z.number().int();
+const timestamp = z.string().describe("ISO 8601 date-time");
+const confidence = z.enum(["HIGH", "MEDIUM", "LOW"]);
+
+const NameCandidate = z.object({
+  id: z.string(),
+  label: z.string(),
+  qualified: z.string(),
+  matchedBy: z.enum(["id", "qualified", "label", "normalized", "alias", "fuzzy"]),
+  score: z.number(),
+});
+
+const ResolvedName = z.object({
+  name: z.string(),
+  status: z.enum(["exact", "ambiguous", "not_found"]),
+  nodeId: z.string().nullable(),
+  candidates: z.array(NameCandidate),
+});
+
+export const ActionReview = z.object({
+  index: int,
+  action: RefinementAction,
+  text: z.string(),
+  confidence,
+  reasons: z.array(z.string()),
+  evidence: z.array(
+    z.object({
+      kind: z.enum(["node", "edge", "path", "relation_usage", "retrieved", "text", "code"]),
+      summary: z.string(),
+      quote: z.string().optional(),
+      source: z
+        .object({ docId: z.string(), title: z.string().nullable().optional(), path: z.string().nullable().optional(), line: int.nullable().optional() })
+        .optional(),
+      path: z.array(Triple).optional(),
+      highlights: z.array(z.string()).optional(),
+    }),
+  ),
+  warnings: z.array(z.object({ code: z.string().describe("WarningCode, e.g. AMBIGUOUS_NAME"), message: z.string(), candidates: z.array(NameCandidate).optional() })),
+  suggestions: z.array(z.object({ action: RefinementAction, text: z.string(), reason: z.string(), score: z.number() })),
+  resolved: z.object({ subject: ResolvedName.optional(), object: ResolvedName.optional(), old: ResolvedName.optional(), new: ResolvedName.optional() }),
+});
+
+export const ProposalActionItem = z.object({
+  index: int,
+  action: RefinementAction,
+  review: ActionReview,
+  confidence,
+  status: z.enum(["pending", "applied", "rejected", "skipped", "reverted"]),
+  appliedIn: int.nullable(),
+});
+
+export const ProposalDetails = z.object({
+  id: z.string(),
+  graph: z.string(),
+  runId: z.string().nullable(),
+  baseVersion: int,
+  source: z.string(),
+  question: z.string().nullable(),
+  status: z.enum(["pending", "applied", "partially_applied", "rejected"]),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+  counts: z.object({ HIGH: int, MEDIUM: int, LOW: int }),
+  actions: z.array(ProposalActionItem),
+});
+
+const AppliedAction = z.object({ index: int, action: RefinementAction, summary: z.string(), skipped: z.boolean() });
+
+export const PreviewResult = z.object({
+  baseVersion: int,
+  actions: z.array(AppliedAction.extend({ ops: z.tuple([int, int]).describe("this action's operations within the changeset: [start, end)") })),
+  diff: GraphDiff,
+  graph: DiffGraph,
+});
+
+export const ApplyResult = z.object({ version: int, applied: z.array(AppliedAction), diff: GraphDiff });
+
+const RedactedLlmSettings = z.object({
+  provider: z.enum(LLM_PROVIDER_NAMES),
+  baseUrl: z.string().nullable(),
+  model: z.string().nullable(),
+  hasApiKey: z.boolean(),
+  temperature: z.number(),
+  timeoutMs: z.number(),
+  maxRetries: int,
+  concurrency: int,
+  maxTokens: int.nullable(),
+});
+
+export const ProviderInfo = RedactedLlmSettings.extend({ isLlm: z.boolean() });
+
+export const LlmSettingsView = z.object({
+  effective: RedactedLlmSettings,
+  overridden: z.array(z.enum(EDITABLE_LLM_FIELDS)),
+  apiKeySource: z.enum(["environment", "none"]),
+});
+
+export const ConnectionCheck = z.object({ ok: z.boolean(), provider: z.string(), model: z.string().nullable(), latencyMs: z.number(), detail: z.string() });

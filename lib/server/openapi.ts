@@ -1,0 +1,135 @@
+/**
+ * The OpenAPI 3.1 description of every route under app/api, generated from zod schemas
+ * (z.toJSONSchema emits JSON Schema 2020-12, the dialect OpenAPI 3.1 uses). Served at
+ * GET /api/openapi.json; openapi.test.ts walks app/api so a new route without an entry here
+ * fails the tests.
+ */
+import { z } from "zod";
+import type { ZodObject, ZodType } from "zod";
+import * as base from "./openapi-schemas";
+import * as review from "./openapi-schemas-review";
+import { operations } from "./openapi-operations";
+
+const components = { ...base, ...review };
+export type ComponentName = keyof typeof components;
+
+export type JsonSchema = Record<string, unknown>;
+
+/** What one operation answers on success. */
+export type SuccessBody = { schema: ComponentName; list?: boolean } | { contentType: string; description: string; schema: JsonSchema };
+
+export interface OperationSpec {
+  path: string;
+  method: "get" | "post" | "put";
+  operationId: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  params?: ZodObject;
+  query?: ZodObject;
+  body?: { schema: ZodType; contentType?: "application/json" | "multipart/form-data" };
+  status?: number;
+  response: SuccessBody;
+  errors: (400 | 404 | 409 | 413 | 428 | 500)[];
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "Invalid input: a path parameter, query or body failed validation (code INVALID_INPUT or PARSE_ERROR)",
+  404: "Not found: no such graph, node, version, run or proposal (code NOT_FOUND)",
+  409: "Conflict: the graph or proposal changed in a way that prevents this; nothing was changed (code CONFLICT)",
+  413: "The input is larger than the server accepts (code TOO_LARGE)",
+  428: "Confirmation required: a chosen action is LOW confidence and the request lacks lowConfidence {accepted: true, reason} (code CONFIRMATION_REQUIRED); nothing was changed",
+  500: "Internal error; details are in the server log only (code INTERNAL)",
+};
+
+const ref = (name: ComponentName): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+function stripMeta(schema: JsonSchema): JsonSchema {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+/** Request side: what a client may send (defaults optional, coerced strings as their target type). */
+function inputSchema(schema: ZodType): JsonSchema {
+  return stripMeta(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }));
+}
+
+/** Response objects are open: a client must ignore fields it does not know (they are added over time). */
+function componentSchemas(): Record<string, JsonSchema> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(components)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: "any",
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+    },
+  });
+  return Object.fromEntries(Object.entries(schemas).map(([id, s]) => [id, stripMeta(s as JsonSchema)]));
+}
+
+function parameters(where: "path" | "query", schema: ZodObject | undefined): JsonSchema[] {
+  if (!schema) return [];
+  const json = inputSchema(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === "path" || (json.required ?? []).includes(name),
+    ...(typeof property.description === "string" ? { description: property.description } : {}),
+    schema: property,
+  }));
+}
+
+function successContent(response: SuccessBody): JsonSchema {
+  if ("contentType" in response) return { description: response.description, content: { [response.contentType]: { schema: response.schema } } };
+  const schema = response.list ? { type: "array", items: ref(response.schema) } : ref(response.schema);
+  return { description: "OK", content: { "application/json": { schema } } };
+}
+
+function operationObject(op: OperationSpec): JsonSchema {
+  const responses: Record<string, JsonSchema> = { [String(op.status ?? 200)]: successContent(op.response) };
+  for (const status of op.errors) {
+    responses[String(status)] = { description: ERROR_TEXT[status], content: { "application/json": { schema: ref("ErrorBody") } } };
+  }
+  const bodySchema = op.body ? inputSchema(op.body.schema) : null;
+  // An empty body reads as {} (app/api/_lib/read-json.ts): it is optional when no field is required.
+  const isBodyRequired = Array.isArray(bodySchema?.required) && bodySchema.required.length > 0;
+  const body = op.body ? { requestBody: { required: isBodyRequired, content: { [op.body.contentType ?? "application/json"]: { schema: bodySchema } } } } : {};
+  return {
+    operationId: op.operationId,
+    tags: [op.tag],
+    summary: op.summary,
+    ...(op.description ? { description: op.description } : {}),
+    parameters: [...parameters("path", op.params), ...parameters("query", op.query)],
+    ...body,
+    responses,
+  };
+}
+
+export function buildOpenApiDocument(): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const op of operations) {
+    const item = (paths[op.path] ??= {});
+    item[op.method] = operationObject(op);
+  }
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    info: {
+      title: "Refinery API",
+      version: "0.1.0",
+      description:
+        "Question-driven refinement of knowledge graphs with human approval. Errors are always {error: {code, message}}; a 500 never carries internals.",
+    },
+    tags: [
+      { name: "graphs", description: "Import, explore and version graphs" },
+      { name: "questions", description: "The question queue" },
+      { name: "runs", description: "Refinement runs and their live progress" },
+      { name: "proposals", description: "Review, apply and reject proposed actions" },
+      { name: "settings", description: "LLM provider and settings" },
+      { name: "meta", description: "This document" },
+    ],
+    paths,
+    components: { schemas: componentSchemas() },
+  };
+}
