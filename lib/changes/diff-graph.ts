@@ -36,8 +36,8 @@ export interface DiffGraph {
   truncated: boolean;
 }
 
-const CONTEXT_EDGES_PER_NODE = 12;
-const MAX_CONTEXT_EDGES = 250;
+const CONTEXT_EDGES_PER_NODE = 6;
+const MAX_CONTEXT_EDGES = 150;
 
 export function buildDiffGraph({ base, diff }: { base: KnowledgeGraph; diff: GraphDiff }): DiffGraph {
   const nodes = new Map<string, DiffGraphNode>();
@@ -85,7 +85,8 @@ export function buildDiffGraph({ base, diff }: { base: KnowledgeGraph; diff: Gra
   // Faded context: a few existing edges around each touched node, so the change has a place.
   let truncated = false;
   let added = 0;
-  const touched = [...nodes.values()].filter((n) => n.status !== "context" || edges.size > 0).map((n) => n.id);
+  // Touched = changed nodes and the endpoints of changed edges (all that is in the map so far).
+  const touched = [...nodes.keys()];
   for (const id of touched) {
     let perNode = 0;
     for (const e of base.incidentEdges(id)) {

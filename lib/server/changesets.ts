@@ -51,7 +51,7 @@ export async function commitChangeset(options: CommitOptions): Promise<CommitRes
   if (conflicts.length > 0) {
     throw new AppError(
       "CONFLICT",
-      `the graph changed since version ${options.baseVersion} in ways this change touches (now at version ${current.version}): ${conflicts
+      `${options.kind === "revert" ? `later versions changed what version ${options.baseVersion} touched` : `the graph changed since version ${options.baseVersion} in ways this change touches`} (now at version ${current.version}): ${conflicts
         .slice(0, 5)
         .map((c) => c.message)
         .join("; ")}${conflicts.length > 5 ? `; and ${conflicts.length - 5} more` : ""}. Nothing was changed.`,
@@ -221,7 +221,8 @@ export async function revertVersion(options: RevertOptions): Promise<CommitResul
   try {
     const result = await commitChangeset({
       graph: options.graph,
-      baseVersion: record.currentVersion,
+      // The inverse expects the state right after `version`: that is the version it is checked against.
+      baseVersion: options.version,
       changeset: inverse,
       merges,
       kind: "revert",
