@@ -1,8 +1,6 @@
 /**
- * The JSON of the proposal endpoints, as the browser sees it (copied from lib/server/proposals.ts
- * and lib/server/changesets.ts: components may not import lib/server). The review itself and the
- * diff are pure lib/ types, imported as types only. The proposal page assigns a server
- * ProposalDetails to this one, so the compiler notices when the two drift apart.
+ * The JSON of the proposal endpoints, as the browser sees it: the server's own types, imported
+ * as types only, plus the few response shapes no server module names.
  */
 import type { GraphDiff } from "@/lib/changes/diff";
 import type { DiffGraph } from "@/lib/changes/diff-graph";
@@ -11,31 +9,7 @@ import type { RefinementAction } from "./run-types";
 
 export type { ActionReview, Confidence, DiffGraph, EvidenceItem, GraphDiff, ReviewWarning, Suggestion };
 
-export type ProposalStatus = "pending" | "applied" | "partially_applied" | "rejected";
-export type ActionStatus = "pending" | "applied" | "rejected" | "skipped" | "reverted";
-
-export interface ProposalActionItem {
-  index: number;
-  action: RefinementAction;
-  review: ActionReview;
-  confidence: Confidence;
-  status: ActionStatus;
-  appliedIn: number | null;
-}
-
-export interface ProposalDetails {
-  id: string;
-  graph: string;
-  runId: string | null;
-  baseVersion: number;
-  source: string;
-  question: string | null;
-  status: ProposalStatus;
-  createdAt: string;
-  updatedAt: string;
-  counts: Record<Confidence, number>;
-  actions: ProposalActionItem[];
-}
+export type { ActionStatus, ProposalActionItem, ProposalDetails, ProposalStatus } from "@/lib/server/proposals";
 
 export interface PlannedActionSummary {
   index: number;

@@ -5,30 +5,9 @@ import type { FormEvent } from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { fetchJson } from "@/components/api/fetch-json";
 import { Spinner } from "@/components/ui/states";
+import type { ConnectionCheck, LlmSettingsView } from "@/lib/server/providers/settings-store";
 
-export interface LlmSettingsView {
-  effective: {
-    provider: "heuristic" | "openai" | "replay";
-    baseUrl: string | null;
-    model: string | null;
-    hasApiKey: boolean;
-    temperature: number;
-    timeoutMs: number;
-    maxRetries: number;
-    concurrency: number;
-    maxTokens: number | null;
-  };
-  overridden: string[];
-  apiKeySource: "environment" | "none";
-}
-
-interface ConnectionCheck {
-  ok: boolean;
-  provider: string;
-  model: string | null;
-  latencyMs: number;
-  detail: string;
-}
+export type { LlmSettingsView };
 
 type Form = Record<"provider" | "baseUrl" | "model" | "temperature" | "timeoutMs" | "maxRetries" | "concurrency" | "maxTokens", string>;
 
