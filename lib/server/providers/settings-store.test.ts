@@ -39,7 +39,7 @@ describe("LLM settings page storage", () => {
   it("refuses invalid values and writes nothing", () => {
     expect(() => saveLlmSettings({ provider: "openai" })).toThrow(AppError);
     expect(() => saveLlmSettings({ provider: "openai", baseUrl: "ftp://x", model: "m" })).toThrow(/http\(s\) URL/);
-    expect(() => saveLlmSettings({ timeoutMs: "-1" })).toThrow(/TIMEOUT_MS/);
+    expect(() => saveLlmSettings({ timeoutMs: "-1" })).toThrow(/Timeout \(ms\) must be an integer/);
     expect(describeLlmSettings().overridden).toEqual([]);
   });
 

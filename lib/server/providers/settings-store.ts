@@ -14,6 +14,17 @@ export type EditableLlmField = (typeof EDITABLE_LLM_FIELDS)[number];
 
 const PREFIX = "llm.";
 
+const FIELD_LABELS: Record<string, string> = {
+  [LLM_ENV.provider]: "Provider",
+  [LLM_ENV.baseUrl]: "Base URL",
+  [LLM_ENV.model]: "Model",
+  [LLM_ENV.temperature]: "Temperature",
+  [LLM_ENV.timeoutMs]: "Timeout (ms)",
+  [LLM_ENV.maxRetries]: "Retries",
+  [LLM_ENV.concurrency]: "Concurrent requests",
+  [LLM_ENV.maxTokens]: "Max tokens",
+};
+
 function storedOverrides(): Partial<Record<EditableLlmField, string>> {
   const rows = getSqlite().prepare(`SELECT key, value FROM "Setting" WHERE key LIKE 'llm.%'`).all() as { key: string; value: string }[];
   const out: Partial<Record<EditableLlmField, string>> = {};
@@ -67,7 +78,12 @@ export function saveLlmSettings(changes: Partial<Record<EditableLlmField, string
   try {
     readLlmSettings(mergedEnv(next));
   } catch (error) {
-    if (error instanceof AppError) throw new AppError("INVALID_INPUT", error.message.replace(/REFINERY_LLM_/g, "").replace("Invalid LLM settings: ", ""), error.details);
+    if (error instanceof AppError) {
+      // The page shows field labels, not environment variable names.
+      let message = error.message.replace("Invalid LLM settings: ", "");
+      for (const [variable, label] of Object.entries(FIELD_LABELS)) message = message.split(variable).join(label);
+      throw new AppError("INVALID_INPUT", message, error.details);
+    }
     throw error;
   }
   const db = getSqlite();
