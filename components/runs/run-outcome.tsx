@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { RefinementAction, RunDetails } from "../api/run-types";
 import { EmptyState } from "../ui/states";
 
@@ -89,7 +90,14 @@ export function RunOutcome({ run }: { run: RunDetails }) {
           </h2>
           {run.actionList.length > 0 ? (
             <>
-              <p className="muted small">Nothing is applied to the graph until a person reviews and approves these.</p>
+              <p className="muted small">
+                Nothing is applied to the graph until a person reviews and approves these.{" "}
+                {run.proposalId ? (
+                  <Link href={`/proposals/${encodeURIComponent(run.proposalId)}`} data-testid="run-proposal-link">
+                    Review them →
+                  </Link>
+                ) : null}
+              </p>
               <ol className="actions" data-testid="run-actions">
                 {run.actionList.map((action, i) => (
                   <ActionItem key={i} action={action} />

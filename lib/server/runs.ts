@@ -45,6 +45,8 @@ export interface RunSummary {
 }
 
 export interface RunDetails extends RunSummary {
+  /** The proposal this run's actions are waiting in, if it proposed any. */
+  proposalId: string | null;
   config: LoopConfig;
   stepRecords: StepRecord[];
   abductionRaw: string | null;
@@ -268,11 +270,17 @@ function summaryOf(row: RunRow, graphName: string, steps: number): RunSummary {
 export async function getRun(runId: string): Promise<RunDetails> {
   const row = await getDb().run.findUnique({
     where: { id: runId },
-    include: { graph: { select: { name: true } }, steps: { orderBy: { step: "asc" } }, calls: { orderBy: { id: "asc" } } },
+    include: {
+      graph: { select: { name: true } },
+      steps: { orderBy: { step: "asc" } },
+      calls: { orderBy: { id: "asc" } },
+      proposals: { select: { id: true }, orderBy: { createdAt: "asc" }, take: 1 },
+    },
   });
   if (!row) throw new AppError("NOT_FOUND", `no run ${runId}`);
   return {
     ...summaryOf(row, row.graph.name, row.steps.length),
+    proposalId: row.proposals[0]?.id ?? null,
     config: JSON.parse(row.config) as LoopConfig,
     stepRecords: row.steps.map((s) => JSON.parse(s.data) as StepRecord),
     abductionRaw: row.abductionRaw,
