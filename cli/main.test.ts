@@ -103,6 +103,12 @@ describe("refinery CLI", () => {
     expect(names).toEqual(expect.arrayContaining(["httpx", "musique", "countries", "metaqa"]));
   });
 
+  it("refuses a reserved name", async () => {
+    const r = await run("import", dataPath("graphify", "mixed-corpus"), "--name", "upload");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('"upload" is reserved');
+  });
+
   it("refuses a duplicate name and unknown graphs with exit 1", async () => {
     const dup = await run("import", dataPath("graphify", "mixed-corpus"), "--name", "httpx");
     expect(dup.code).toBe(1);

@@ -70,13 +70,11 @@ async function positionOf(canvas: Locator, id: string): Promise<{ x: number; y: 
 }
 
 async function hoverEdge(page: Page, canvas: Locator, id: string): Promise<void> {
-  const point = await canvas.evaluate((element, eleId) => (element as unknown as CyHandle)._cyreg.cy.getElementById(eleId).renderedMidpoint(), id);
+  // The layout is not seeded, so another element may lie on top of the edge's midpoint: park the
+  // pointer outside the canvas, then hover the edge itself, as Cytoscape does for a pointer over it.
   const box = await canvas.boundingBox();
   if (!box) throw new Error("the canvas is not on screen");
-  await page.mouse.move(box.x + point.x, box.y + point.y);
-  // Another element can lie on top of the edge's midpoint (the layout is not seeded): then
-  // hover the edge itself, as Cytoscape would on a pointer over it.
-  if (await page.getByRole("tooltip").isVisible().catch(() => false)) return;
+  await page.mouse.move(box.x + box.width + 40, box.y - 20);
   await canvas.evaluate((element, eleId) => {
     const ele = (element as unknown as CyHandleWithEmit)._cyreg.cy.getElementById(eleId);
     ele.emit({ type: "mouseover", renderedPosition: ele.renderedMidpoint() });

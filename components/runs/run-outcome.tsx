@@ -1,12 +1,7 @@
 import Link from "next/link";
+import { formatAction } from "@/lib/loop/parse-output";
 import type { RefinementAction, RunDetails } from "../api/run-types";
 import { EmptyState } from "../ui/states";
-
-/** The action as the deeprefine grammar writes it; JSON quoting keeps quotes and `)` inside names unambiguous. */
-function actionSource(action: RefinementAction): string {
-  const args = action.type === "replace_node" ? [action.old, action.new] : [action.subject, action.relation, action.object];
-  return `${action.type}(${args.map((a) => JSON.stringify(a)).join(", ")})`;
-}
 
 function ActionItem({ action }: { action: RefinementAction }) {
   return (
@@ -27,7 +22,7 @@ function ActionItem({ action }: { action: RefinementAction }) {
           <span className="action__name">{action.object}</span>
         </span>
       )}
-      <code className="action__source">{actionSource(action)}</code>
+      <code className="action__source">{formatAction(action)}</code>
     </li>
   );
 }

@@ -31,8 +31,14 @@ export interface GraphSummary {
 
 const NAME_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N} ._@+-]{0,99}$/u;
 
+/** Names that would collide with fixed API paths (`/api/graphs/upload`). */
+const RESERVED_NAMES = new Set(["upload"]);
+
 export function validateGraphName(name: string): string {
   const trimmed = name.trim();
+  if (RESERVED_NAMES.has(trimmed.toLowerCase())) {
+    throw new AppError("INVALID_INPUT", `${JSON.stringify(trimmed)} is reserved; choose another graph name`);
+  }
   if (!NAME_PATTERN.test(trimmed)) {
     throw new AppError(
       "INVALID_INPUT",
