@@ -184,12 +184,6 @@ export async function findGraphs(): Promise<GraphSummary[]> {
   return Promise.all(rows.map((r) => getGraphSummary(r.name)));
 }
 
-export async function deleteGraph(name: string): Promise<void> {
-  const row = await getGraphRecord(name);
-  await getDb().graph.delete({ where: { id: row.id } });
-  for (const key of graphCache.keys()) if (key.startsWith(`${row.id}:`)) graphCache.delete(key);
-}
-
 // On globalThis: Next.js gives pages and API routes separate module instances, and two copies
 // of a 272k-edge graph would double the memory and the load time.
 const globalForGraphs = globalThis as unknown as { refineryGraphCache?: Map<string, KnowledgeGraph> };

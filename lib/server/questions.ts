@@ -79,10 +79,6 @@ export async function getQuestion(options: { graph: string; queryId: string }): 
   return { ...toItem(row), graphId: graph.id };
 }
 
-export async function markQuestionRefined(pk: number): Promise<void> {
-  await getDb().question.update({ where: { pk }, data: { refined: true } });
-}
-
 /**
  * Import graphify memory files (`query_*.md`) from a folder: a project folder (its
  * `graphify-out/memory`), a `graphify-out` folder, or the memory folder itself.

@@ -10,7 +10,7 @@ import type { LlmProvider } from "../../loop/types";
 import { createHeuristicProvider } from "../../providers/heuristic";
 import { createReplayProvider, parseReplayRecording } from "../../providers/replay";
 import type { LlmProviderName } from "./llm-env";
-import { LLM_PROVIDER_NAMES, redactSettings } from "./llm-env";
+import { redactSettings } from "./llm-env";
 import { createOpenAiProvider } from "./openai";
 import { getEffectiveLlmSettings } from "./settings-store";
 
@@ -22,10 +22,6 @@ export interface GetProviderOptions {
 }
 
 let openAi: { key: string; provider: LlmProvider } | undefined;
-
-export function isProviderName(value: string): value is ProviderName {
-  return (LLM_PROVIDER_NAMES as readonly string[]).includes(value);
-}
 
 export function getProvider(name?: ProviderName, options: GetProviderOptions = {}): LlmProvider {
   const settings = getEffectiveLlmSettings();
