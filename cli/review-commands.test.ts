@@ -69,6 +69,8 @@ describe("review, apply, revert", () => {
     expect(refused.err).toContain("CONFIRMATION_REQUIRED");
     expect(JSON.parse((await run("stats", "httpx", "--json")).out)).toMatchObject({ version: 1 });
     expect(await exported()).toBe(original);
+    // The refused apply leaves nothing behind in the review queue.
+    expect(JSON.parse((await run("proposals", "httpx", "--status", "pending", "--json")).out)).toEqual([]);
 
     const applied = await run("apply", "httpx", "--refinement-file", file, "--allow-low-confidence", "--json");
     expect(applied.err).toBe("");

@@ -15,7 +15,7 @@ import type { ActionReview } from "../lib/review/types";
 import { diffVersions, findVersions, revertVersion } from "../lib/server/changesets";
 import { getGraphRecord } from "../lib/server/graph-store";
 import type { ProposalDetails, ProposalStatus } from "../lib/server/proposals";
-import { applyProposal, createProposal, findProposals, getProposal, reviewForGraph } from "../lib/server/proposals";
+import { applyProposal, createProposal, discardProposal, findProposals, getProposal, reviewForGraph } from "../lib/server/proposals";
 import type { Io } from "./output";
 import { UsageError, printJson } from "./output";
 
@@ -144,11 +144,14 @@ export function registerReviewCommands(program: Command, io: Io): void {
       const given = [opts.run, opts.proposal, opts.refinementFile].filter(Boolean).length;
       if (given !== 1) throw new UsageError("give one of --proposal ID, --run ID or --refinement-file F");
       let proposalId: string;
+      /** A proposal made only for this call: nobody has seen it, so a refused apply removes it again. */
+      let madeHere = false;
       if (opts.refinementFile) {
         const file = actionsFromFiles(opts.refinementFile, opts.traceFile);
         const record = await getGraphRecord(graph);
         const reviews = await reviewForGraph({ graph, actions: file.actions, retrieved: file.retrieved });
         proposalId = await createProposal({ graph, baseVersion: record.currentVersion, source: "file", question: file.question ?? null, actions: file.actions, reviews });
+        madeHere = true;
       } else {
         const proposal = opts.run ? await proposalForRun(opts.run) : await getProposal(opts.proposal as string);
         if (proposal.graph !== graph) throw new UsageError(`that proposal belongs to graph ${JSON.stringify(proposal.graph)}`);
@@ -160,6 +163,10 @@ export function registerReviewCommands(program: Command, io: Io): void {
         allowLowConfidence: opts.allowLowConfidence === true,
         lowConfidenceReason: opts.reason,
         actor: opts.actor ?? "cli",
+      }).catch(async (error: unknown) => {
+        // Without this, every refused `apply --refinement-file` left a pending proposal in the review queue.
+        if (madeHere) await discardProposal(proposalId);
+        throw error;
       });
       if (opts.json) return printJson(io, { version: result.version, proposal: proposalId, applied: result.applied, diff: result.diff });
       io.out(`applied as version ${result.version} of ${graph}:`);

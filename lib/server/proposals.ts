@@ -128,6 +128,11 @@ function toDetails(row: ProposalRow): ProposalDetails {
   };
 }
 
+/** Remove a proposal nobody decided on yet (e.g. one a refused CLI apply made for itself). */
+export async function discardProposal(id: string): Promise<void> {
+  await getDb().proposal.deleteMany({ where: { id, actions: { every: { status: "pending" } } } });
+}
+
 export async function getProposal(id: string): Promise<ProposalDetails> {
   const row = await getDb().proposal.findUnique({ where: { id }, include: { actions: true, graph: { select: { name: true } } } });
   if (!row) throw new AppError("NOT_FOUND", `no proposal ${id}`);
