@@ -13,6 +13,14 @@ export type ErrorCode =
   | "LLM_UNAVAILABLE"
   | "CONFIG"
   | "CONFIRMATION_REQUIRED"
+  /** No valid session or token (401). */
+  | "UNAUTHENTICATED"
+  /** Signed in, but the role, token scope or approval policy does not allow it (403). */
+  | "FORBIDDEN"
+  /** Too many attempts; `details.retryAfterSeconds` says when to try again (429). */
+  | "RATE_LIMITED"
+  /** No account exists yet: the first visitor must create the admin (401 until then). */
+  | "SETUP_REQUIRED"
   | "INTERNAL";
 
 export class AppError extends Error {
@@ -47,6 +55,13 @@ export function httpStatusFor(code: ErrorCode): number {
       return 413;
     case "CONFIRMATION_REQUIRED":
       return 428;
+    case "UNAUTHENTICATED":
+    case "SETUP_REQUIRED":
+      return 401;
+    case "FORBIDDEN":
+      return 403;
+    case "RATE_LIMITED":
+      return 429;
     case "LLM_FORMAT":
       return 502;
     case "LLM_UNAVAILABLE":

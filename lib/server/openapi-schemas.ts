@@ -14,7 +14,7 @@ const matchKind = z.enum(["id", "qualified", "label", "normalized", "alias", "fu
 
 export const ErrorBody = z.object({
   error: z.object({
-    code: z.enum(["NOT_FOUND", "CONFLICT", "INVALID_INPUT", "PARSE_ERROR", "TOO_LARGE", "USAGE", "LLM_FORMAT", "LLM_UNAVAILABLE", "CONFIG", "CONFIRMATION_REQUIRED", "INTERNAL"]),
+    code: z.enum(["NOT_FOUND", "CONFLICT", "INVALID_INPUT", "PARSE_ERROR", "TOO_LARGE", "USAGE", "LLM_FORMAT", "LLM_UNAVAILABLE", "CONFIG", "CONFIRMATION_REQUIRED", "UNAUTHENTICATED", "FORBIDDEN", "RATE_LIMITED", "SETUP_REQUIRED", "INTERNAL"]),
     message: z.string(),
   }),
 });
