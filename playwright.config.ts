@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
+import { ADMIN_STATE, adminCsrfHeader } from "./e2e/auth-state";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const port = 3100;
@@ -9,7 +10,8 @@ const databaseFile = path.join(root, "e2e", ".tmp", "e2e.db");
 /**
  * End-to-end tests against the production build (`npm run build` runs first in `npm run check`)
  * and a throwaway database. Playwright starts the web server before globalSetup runs, so the
- * database is deleted by the server command itself, before the server can open it.
+ * database is deleted by the server command itself, before the server can open it; global setup
+ * then creates the first admin through /setup and saves its session for the specs.
  */
 export default defineConfig({
   testDir: "e2e",
@@ -27,6 +29,9 @@ export default defineConfig({
     viewport: { width: 1440, height: 900 },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
+    // Every spec runs signed in as the admin global setup created (e2e/auth.spec.ts signs in others).
+    storageState: ADMIN_STATE,
+    extraHTTPHeaders: adminCsrfHeader(),
     launchOptions: {
       // Debian's Chromium: `npx playwright install` cannot download browsers on these machines.
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

@@ -3,18 +3,24 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { ProviderBanner } from "@/components/provider-banner";
 import { QueryProvider } from "@/components/query-provider";
+import { SessionProvider } from "@/components/auth/session-context";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import { findPageActor } from "./_lib/page-actor";
 import "./globals.css";
 import "./styles/run-shell.css";
 import "./styles/queue.css";
 import "./styles/run.css";
 import "./styles/run-proposal.css";
+import "./styles/auth.css";
 
 export const metadata: Metadata = {
   title: { default: "Refinery", template: "%s · Refinery" },
   description: "Question-driven refinement of knowledge graphs with human approval",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // The header shows who is signed in; pages and API routes do their own checks.
+  const actor = await findPageActor();
   return (
     <html lang="en">
       <body>
@@ -25,21 +31,47 @@ export default function RootLayout({ children }: { children: ReactNode }) {
                 <span className="brand__mark" aria-hidden="true" />
                 Refinery
               </Link>
-              <nav aria-label="Main">
-                <Link href="/" className="nav-link">
-                  Graphs
-                </Link>
-                <Link href="/review" className="nav-link">
-                  Review
-                </Link>
-                <Link href="/settings" className="nav-link">
-                  Settings
-                </Link>
-              </nav>
-              <ProviderBanner />
+              {actor && (
+                <nav aria-label="Main">
+                  <Link href="/" className="nav-link">
+                    Graphs
+                  </Link>
+                  <Link href="/review" className="nav-link">
+                    Review
+                  </Link>
+                  <Link href="/audit" className="nav-link">
+                    Audit
+                  </Link>
+                  <Link href="/settings" className="nav-link">
+                    Settings
+                  </Link>
+                </nav>
+              )}
+              {actor && <ProviderBanner />}
+              {actor && (
+                <div className="user-menu">
+                  <span className="user-menu__who">
+                    <Link href="/account" className="user-menu__name" title="Your account and API tokens">
+                      {actor.displayName}
+                    </Link>
+                    <span className="badge badge--quiet">{actor.role}</span>
+                  </span>
+                  {actor.role === "admin" && (
+                    <Link href="/admin/users" className="nav-link">
+                      Users
+                    </Link>
+                  )}
+                  <Link href="/account" className="nav-link">
+                    Account
+                  </Link>
+                  <SignOutButton />
+                </div>
+              )}
             </div>
           </header>
-          <main className="page">{children}</main>
+          <main className="page">
+            <SessionProvider actor={actor}>{children}</SessionProvider>
+          </main>
         </QueryProvider>
       </body>
     </html>

@@ -2,11 +2,14 @@ import { GraphTable } from "@/components/graphs/graph-table";
 import { GraphsEmptyState } from "@/components/graphs/graphs-empty-state";
 import { ImportPanel } from "@/components/graphs/import-panel";
 import { findGraphs } from "@/lib/server/graph-store";
+import { requirePageActor } from "@/app/_lib/page-actor";
+import { can } from "@/lib/auth/permissions";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 export default async function GraphsPage() {
+  const actor = await requirePageActor();
   const graphs = await findGraphs();
   return (
     <div className="stack">
@@ -18,7 +21,7 @@ export default async function GraphsPage() {
         </p>
       </div>
       {graphs.length === 0 ? <GraphsEmptyState /> : <GraphTable graphs={graphs} />}
-      <ImportPanel />
+      {can(actor, "import") && <ImportPanel />}
     </div>
   );
 }

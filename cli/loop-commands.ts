@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { Option } from "commander";
+import { CLI_ACTOR } from "../lib/auth/permissions";
 import { deepRefineFileNames, parseDeepRefineTrace, refinementActionsText, runTraceFromLoaded, traceToDeepRefineJson, validateTrace } from "../lib/loop/deeprefine-files";
 import type { LoopConfig, LoopEvent } from "../lib/loop/types";
 import { DEFAULT_LOOP_CONFIG } from "../lib/loop/types";
@@ -147,8 +148,8 @@ export function registerLoopCommands(program: Command, io: Io): void {
         if (line) io.err(line);
       };
       const runs = opts.pending
-        ? await runPending({ graph, provider, config: configFrom(opts), onEvent })
-        : [await (await startRun({ graph, question: opts.query, provider, config: configFrom(opts), onEvent })).done];
+        ? await runPending({ graph, provider, config: configFrom(opts), onEvent, actor: CLI_ACTOR })
+        : [await (await startRun({ graph, question: opts.query, provider, config: configFrom(opts), onEvent, actor: CLI_ACTOR })).done];
       if (opts.json) printJson(io, opts.pending ? runs.map(runJson) : runJson(runs[0] as RunDetails));
       else if (runs.length === 0) io.out("no pending questions");
       else for (const r of runs) io.out(summaryLine(r));

@@ -11,6 +11,7 @@ import { findGraphs, findRelationCounts, getGraphSummary, loadGraph } from "../l
 import type { GraphFormat } from "../lib/server/graph-store";
 import { importGraphFromPath } from "../lib/server/import-graph";
 import { CommandFailed, registerLoopCommands } from "./loop-commands";
+import { registerAuditCommands } from "./audit-commands";
 import { registerReviewCommands } from "./review-commands";
 import type { Io } from "./output";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, printJson, processIo, reportError } from "./output";
@@ -147,6 +148,7 @@ function buildProgram(io: Io): Command {
 
   registerLoopCommands(program, io);
   registerReviewCommands(program, io);
+  registerAuditCommands(program, io);
   return program;
 }
 

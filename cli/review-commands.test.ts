@@ -12,6 +12,7 @@ import { disconnectDb } from "../lib/server/db";
 import { closeSqlite } from "../lib/server/sqlite";
 import { applyProposal, createProposal, reviewForGraph } from "../lib/server/proposals";
 import { isAppError } from "../lib/errors";
+import { createTestUser } from "../lib/server/auth/test-support";
 import { main } from "./main";
 
 let tmp: string;
@@ -139,5 +140,22 @@ describe("review, apply, revert", () => {
     const r = await run("wiki", "httpx", "--out", out, "--json");
     expect(r.code).toBe(0);
     expect(fs.readFileSync(path.join(out, "index.md"), "utf8")).toContain("# httpx");
+  });
+});
+
+describe("team mode", () => {
+  it("once an account exists, apply refuses and points to the browser; nothing changes", async () => {
+    const before = await exported();
+    await createTestUser({ username: "ada", role: "admin" });
+    const file = refinementFile("team.txt", 'insert_edge("Client", "calls", "_build_request")');
+    const r = await run("apply", "httpx", "--refinement-file", file);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("team mode");
+    expect(r.err).toContain("/review");
+    expect(await exported()).toBe(before);
+    const proposals = JSON.parse((await run("proposals", "httpx", "--json", "--status", "pending")).out) as unknown[];
+    const reviewOnly = await run("review", "httpx", "--refinement-file", file, "--json");
+    expect(reviewOnly.code).toBe(0);
+    expect((JSON.parse((await run("proposals", "httpx", "--json", "--status", "pending")).out) as unknown[]).length).toBe(proposals.length);
   });
 });

@@ -2,6 +2,10 @@
  * `refinery review | apply | revert | diff | versions | proposals | wiki`: reviewing proposed
  * actions, applying them as a new graph version (the CLI call is the person's approval; LOW
  * needs --allow-low-confidence), undoing, diffing and exporting.
+ *
+ * `apply` works only in single-user local mode. Once any account exists (team mode) the graph
+ * changes only through approvals under its policy in the browser, so the command line — which
+ * cannot prove who is typing — refuses to apply.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -16,6 +20,9 @@ import { diffVersions, findVersions, revertVersion } from "../lib/server/changes
 import { getGraphRecord } from "../lib/server/graph-store";
 import type { ProposalDetails, ProposalStatus } from "../lib/server/proposals";
 import { applyProposal, createProposal, discardProposal, findProposals, getProposal, reviewForGraph } from "../lib/server/proposals";
+import { AppError } from "../lib/errors";
+import { CLI_ACTOR } from "../lib/auth/permissions";
+import { isSetupNeeded } from "../lib/server/auth/is-setup-needed";
 import type { Io } from "./output";
 import { UsageError, printJson } from "./output";
 
@@ -143,6 +150,12 @@ export function registerReviewCommands(program: Command, io: Io): void {
     .action(async (graph: string, opts: { proposal?: string; run?: string; refinementFile?: string; traceFile?: string; actions?: string; allowLowConfidence?: boolean; reason?: string; actor?: string; json?: boolean }) => {
       const given = [opts.run, opts.proposal, opts.refinementFile].filter(Boolean).length;
       if (given !== 1) throw new UsageError("give one of --proposal ID, --run ID or --refinement-file F");
+      if (!(await isSetupNeeded())) {
+        throw new AppError(
+          "FORBIDDEN",
+          "this installation has accounts (team mode): changes are approved in the browser under the graph's approval policy (open /review), not applied from the command line. Nothing was changed.",
+        );
+      }
       let proposalId: string;
       /** A proposal made only for this call: nobody has seen it, so a refused apply removes it again. */
       let madeHere = false;
@@ -163,6 +176,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
         allowLowConfidence: opts.allowLowConfidence === true,
         lowConfidenceReason: opts.reason,
         actor: opts.actor ?? "cli",
+        auditActor: CLI_ACTOR,
       }).catch(async (error: unknown) => {
         // Without this, every refused `apply --refinement-file` left a pending proposal in the review queue.
         if (madeHere) await discardProposal(proposalId);

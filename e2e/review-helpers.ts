@@ -40,14 +40,27 @@ export function watchPage(page: Page): { dialogs: string[]; errors: string[] } {
   return seen;
 }
 
-export function seedProposals(graph: string, proposals: { question?: string; runId?: string; actions: Action[] }[]): string[] {
+function runSeed(spec: unknown): { ids: string[]; versions: (number | null)[] } {
   const out = execFileSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(here, "seed-proposals.ts")], {
     cwd: root,
-    input: JSON.stringify({ graph, proposals }),
+    input: JSON.stringify(spec),
     env: { ...process.env, DATABASE_URL: `file:${databaseFile}` },
     maxBuffer: 16 * 1024 * 1024,
   });
-  return (JSON.parse(out.toString("utf8")) as { ids: string[] }).ids;
+  return JSON.parse(out.toString("utf8")) as { ids: string[]; versions: (number | null)[] };
+}
+
+export function seedProposals(graph: string, proposals: { question?: string; runId?: string; actions: Action[] }[]): string[] {
+  return runSeed({ graph, proposals }).ids;
+}
+
+/**
+ * Set-up for specs about version history: proposals committed at once through the internal
+ * commit path (see e2e/seed-proposals.ts). Approval itself is tested in review.spec and team.spec.
+ */
+export function seedAppliedProposal(graph: string, question: string, actions: Action[]): { proposal: string; version: number } {
+  const { ids, versions } = runSeed({ graph, apply: true, proposals: [{ question, actions }] });
+  return { proposal: ids[0] ?? "", version: versions[0] ?? 0 };
 }
 
 export async function graphState(request: APIRequestContext, graph: string): Promise<{ version: number; nodes: number; edges: number }> {

@@ -38,6 +38,12 @@ test.describe.serial("review queue, proposal page and approval", () => {
   test.beforeAll(async ({ request }) => {
     const imported = await request.post("/api/graphs", { data: { path: httpxProject, name: GRAPH } });
     expect(imported.status(), await imported.text()).toBe(201);
+    // A one-person policy: the admin ran the question and approves alone, LOW with one approval.
+    // Two people approving together, and separation of duties, are team.spec's.
+    const policy = await request.put(`/api/graphs/${GRAPH}/policy`, {
+      data: { requiredHigh: 1, requiredMedium: 1, requiredLow: 1, lowNeedsReason: true, approverRole: "reviewer", bulkHigh: true, separateDuties: false },
+    });
+    expect(policy.status(), await policy.text()).toBe(200);
     runId = await runQuestion(request, GRAPH, QUESTION);
     [proposalId] = seedProposals(GRAPH, [{ question: QUESTION, runId, actions: [...ACTIONS] }]) as [string];
   });
@@ -117,10 +123,12 @@ test.describe.serial("review queue, proposal page and approval", () => {
     await expect(card(page, 3).getByTestId("action-name").last()).toHaveText(HOSTILE);
     await expect(card(page, 3).getByTestId("action-headline")).toContainText(HOSTILE);
 
-    // The preview starts with the recommended selection (every pending HIGH and MEDIUM).
+    // The preview starts with the recommended selection (every pending HIGH: those may be approved together).
     const preview = page.getByTestId("preview");
     await expect(preview).toHaveAttribute("data-state", "ready");
-    await expect(page.getByTestId("preview-plan").locator("li")).toHaveCount(3);
+    await expect(page.getByTestId("preview-plan").locator("li")).toHaveCount(2);
+    await expect(page.getByTestId("approve-selected")).toHaveText("Approve and apply selected");
+    await expect(card(page, 0).getByTestId("approval-tally")).toHaveText("0 of 1");
     await expect(page.getByTestId("preview-diff")).toContainText("New links");
     await expect(page.getByTestId("preview-diff")).toContainText("Removed links");
     await expect(preview.getByTestId("diff-canvas")).toHaveAttribute("data-layout", "done");
@@ -163,17 +171,17 @@ test.describe.serial("review queue, proposal page and approval", () => {
 
   test("a LOW action needs a written reason: the API refuses without it, cancel changes nothing, undo restores", async ({ page }) => {
     const seen = watchPage(page);
-    const refused = await page.request.post(`/api/proposals/${proposalId}/apply`, { data: { actions: [3] } });
+    const refused = await page.request.post(`/api/proposals/${proposalId}/approve`, { data: { actions: [3] } });
     expect(refused.status()).toBe(428);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("CONFIRMATION_REQUIRED");
-    const blank = await page.request.post(`/api/proposals/${proposalId}/apply`, { data: { actions: [3], lowConfidence: { accepted: true, reason: " " } } });
-    expect(blank.status()).toBe(400);
+    const blank = await page.request.post(`/api/proposals/${proposalId}/approve`, { data: { actions: [3], lowConfidence: true, reason: " " } });
+    expect(blank.status()).toBe(428);
     const start = await graphState(page.request, GRAPH);
 
     await page.goto(`/proposals/${proposalId}#action-4`);
     const low = card(page, 3);
     await low.getByTestId("approve-action").click();
-    const dialog = page.getByRole("dialog", { name: "Apply a LOW-confidence change?" });
+    const dialog = page.getByRole("dialog", { name: "Approve a LOW-confidence change?" });
     await expect(dialog).toBeVisible();
     await expect(dialog.getByTestId("low-risk")).toContainText("will state something false");
     await expect(dialog).toContainText(HOSTILE);
@@ -217,13 +225,14 @@ test.describe.serial("review queue, proposal page and approval", () => {
     await page.goto(`/review?graph=${GRAPH}`);
     const queue = page.getByTestId("review-queue");
     await expect(queue).toHaveAttribute("data-hydrated", /\d+/);
+    await expect(queue).toHaveAttribute("data-session", "ready"); // the keys act only once it knows who decides
     await row(page, 1).locator("td").first().click();
     await page.keyboard.press("a"); // HIGH delete: applied at once
     await expect(page.getByTestId("apply-result")).toContainText("Applied as version");
     await expect(row(page, 1)).toHaveCount(0);
     await row(page, 2).locator("td").first().click();
     await page.keyboard.press("r");
-    await expect(page.getByTestId("reject-notice")).toContainText("Rejected action 3");
+    await expect(page.getByTestId("reject-notice")).toContainText("Vetoed action 3");
     await expect(row(page, 2)).toHaveCount(0);
 
     const hubs = (await (await page.request.get(`/api/graphs/${GRAPH}/hubs?limit=40`)).json()) as { label: string }[];

@@ -8,6 +8,7 @@ import path from "node:path";
 import { findGraphs } from "../lib/server/graph-store";
 import { importGraphFromPath } from "../lib/server/import-graph";
 import { addQuestions } from "../lib/server/questions";
+import { isSetupNeeded } from "../lib/server/auth/is-setup-needed";
 
 /** Questions to try on the demo graph (the Questions tab lists them). */
 const DEMO_QUESTIONS = [
@@ -37,6 +38,20 @@ async function main(): Promise<void> {
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
   console.log(`\nRefinery is starting on http://localhost:${port}  (LLM provider: heuristic, offline — not an LLM)\n`);
+  if (await isSetupNeeded()) {
+    // There is no default password: the first visitor becomes the admin, so say it loudly.
+    const lines = [
+      "FIRST RUN: no account exists yet. Open the address above now:",
+      `it takes you to http://localhost:${port}/setup to create the admin.`,
+      "There is no default password: whoever opens /setup first is admin.",
+    ];
+    const width = Math.max(...lines.map((l) => l.length)) + 2;
+    console.log(`┌${"─".repeat(width)}┐`);
+    for (const line of lines) console.log(`│ ${line.padEnd(width - 2)} │`);
+    console.log(`└${"─".repeat(width)}┘\n`);
+  } else {
+    console.log("Sign in with your account (an admin creates more on the Users page).\n");
+  }
   const server = spawn("npx", ["next", "start", "-p", port], { stdio: "inherit", env: process.env });
   server.on("exit", (code) => process.exit(code ?? 0));
 }

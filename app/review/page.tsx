@@ -6,6 +6,7 @@ import { findProposals } from "@/lib/server/proposals";
 import "../styles/review.css";
 import "../styles/review-dialogs.css";
 import "../styles/review-queue.css";
+import { requirePageActor } from "@/app/_lib/page-actor";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -22,6 +23,7 @@ interface ReviewPageProps {
  * hydrates quickly. The proposal page has the full review.
  */
 export default async function ReviewPage({ searchParams }: ReviewPageProps) {
+  await requirePageActor();
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(await searchParams)) if (typeof value === "string") params.set(key, value);
   // Typed as the components' copy: the compiler checks the two still agree.

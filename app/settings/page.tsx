@@ -1,11 +1,13 @@
 import "../styles/settings.css";
 import { LlmSettingsForm } from "@/components/settings/llm-settings-form";
 import { describeLlmSettings } from "@/lib/server/providers/settings-store";
+import { requirePageActor } from "@/app/_lib/page-actor";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export default function SettingsPage() {
+export default async function SettingsPage() {
+  await requirePageActor();
   const view = describeLlmSettings();
   return (
     <div className="stack">

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { DecisionResult } from "@/lib/server/approvals-veto";
 import { fetchJson } from "./fetch-json";
 import { invalidateAfterDecision } from "./invalidate-proposals";
 import { proposalKeys } from "./graph-keys";
-import type { ProposalDetails } from "./proposal-types";
 
 export interface RejectActionsInput {
   proposalId: string;
@@ -10,8 +10,9 @@ export interface RejectActionsInput {
   reason?: string;
 }
 
-export function rejectActions(input: RejectActionsInput): Promise<ProposalDetails> {
-  return fetchJson<ProposalDetails>(`/api/proposals/${encodeURIComponent(input.proposalId)}/reject`, {
+/** A veto: nobody can approve or apply the actions until it is withdrawn. */
+export function rejectActions(input: RejectActionsInput): Promise<DecisionResult> {
+  return fetchJson<DecisionResult>(`/api/proposals/${encodeURIComponent(input.proposalId)}/reject`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ actions: input.actions, ...(input.reason ? { reason: input.reason } : {}) }),
@@ -22,7 +23,7 @@ export function useRejectActions() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: rejectActions,
-    onSuccess: (proposal) => queryClient.setQueryData(proposalKeys.proposal(proposal.id), proposal),
+    onSuccess: (result) => queryClient.setQueryData(proposalKeys.proposal(result.proposal.id), result.proposal),
     onSettled: () => invalidateAfterDecision(queryClient),
   });
 }

@@ -8,6 +8,7 @@ const TABS = [
   { segment: "questions", label: "Questions", path: "/questions" },
   { segment: "runs", label: "Runs", path: "/runs" },
   { segment: "versions", label: "Versions", path: "/versions" },
+  { segment: "policy", label: "Policy", path: "/policy" },
 ] as const;
 
 /** Rendered by the graph layout, so the active tab is the layout's selected child segment. */

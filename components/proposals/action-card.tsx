@@ -2,11 +2,15 @@
 
 import Link from "next/link";
 import { useState } from "react";
+import type { ApprovalPolicy } from "@/lib/auth/approval-policy";
+import type { Actor } from "@/lib/auth/permissions";
 import { useEditAction } from "../api/edit-action";
 import type { Confidence, ProposalActionItem } from "../api/proposal-types";
 import type { RefinementAction } from "../api/run-types";
 import { useSingleFlight } from "../ui/use-single-flight";
+import { ActionApprovals } from "./action-approvals";
 import { ActionLabel } from "./action-label";
+import { decisionFor } from "./decision-rules";
 import { ActionStatusBadge } from "./action-status-badge";
 import { ConfidenceBadge } from "./confidence-badge";
 import { describeAction } from "./describe-action";
@@ -19,6 +23,10 @@ interface ActionCardProps {
   proposalId: string;
   graph: string;
   item: ProposalActionItem;
+  actor: Actor | null;
+  policy: ApprovalPolicy;
+  startedById: string | null;
+  submittedById: string | null;
   isSelected: boolean;
   isEditingAtFirst: boolean;
   onToggle: (index: number) => void;
@@ -26,7 +34,7 @@ interface ActionCardProps {
   onReject: (item: ProposalActionItem) => void;
 }
 
-export function ActionCard({ proposalId, graph, item, isSelected, isEditingAtFirst, onToggle, onApprove, onReject }: ActionCardProps) {
+export function ActionCard({ proposalId, graph, item, actor, policy, startedById, submittedById, isSelected, isEditingAtFirst, onToggle, onApprove, onReject }: ActionCardProps) {
   const { review } = item;
   const edit = useEditAction();
   const once = useSingleFlight();
@@ -36,6 +44,12 @@ export function ActionCard({ proposalId, graph, item, isSelected, isEditingAtFir
   const { headline, notes } = describeAction(item.action, review);
   const nodes = Object.values(review.resolved).filter((r) => r?.nodeId);
   const number = item.index + 1;
+  const { evaluation } = item;
+  const decision = decisionFor(
+    actor,
+    { confidence: item.confidence, status: item.status, startedById, submittedById, approvals: evaluation.approvals, required: evaluation.required, vetoed: evaluation.vetoed, approverIds: evaluation.approverIds },
+    policy,
+  );
 
   const replace = (action: RefinementAction) =>
     once(async () => {
@@ -54,9 +68,10 @@ export function ActionCard({ proposalId, graph, item, isSelected, isEditingAtFir
       data-index={item.index}
       data-confidence={item.confidence}
       data-status={item.status}
+      data-approvals={`${evaluation.approvals}/${evaluation.required}`}
     >
       <header className="action-card__head">
-        {isPending ? (
+        {isPending && decision.canDecide ? (
           <label className="action-card__pick">
             <input type="checkbox" checked={isSelected} onChange={() => onToggle(item.index)} data-testid="select-action" />
             <span className="sr-only">Include action {number} in the selection</span>
@@ -138,12 +153,19 @@ export function ActionCard({ proposalId, graph, item, isSelected, isEditingAtFir
           Could not change the action: {edit.error.message}
         </p>
       ) : null}
-      {isPending ? (
+      <ActionApprovals proposalId={proposalId} item={item} actor={actor} />
+      {isPending && decision.canDecide ? (
         <footer className="action-card__decide">
-          <button type="button" className={item.confidence === "LOW" ? "button button--danger-outline" : "button button--approve"} onClick={() => onApprove(item)} data-testid="approve-action">
-            {item.confidence === "LOW" ? "Approve despite LOW…" : "Approve and apply"}
+          <button
+            type="button"
+            className={item.confidence === "LOW" ? "button button--danger-outline" : "button button--approve"}
+            onClick={() => onApprove(item)}
+            disabled={decision.refusal !== null}
+            data-testid="approve-action"
+          >
+            {decision.approveLabel}
           </button>
-          <button type="button" className="button" onClick={() => onReject(item)} data-testid="reject-action">
+          <button type="button" className="button" onClick={() => onReject(item)} data-testid="reject-action" title="Veto: nobody can approve it until you withdraw">
             Reject
           </button>
           {isEditing ? null : (
@@ -151,7 +173,16 @@ export function ActionCard({ proposalId, graph, item, isSelected, isEditingAtFir
               Edit
             </button>
           )}
+          {decision.refusal ? (
+            <span className="action-card__refusal small" data-testid="approve-refusal">
+              {decision.refusal}
+            </span>
+          ) : null}
         </footer>
+      ) : isPending && decision.refusal ? (
+        <p className="muted small" data-testid="approve-refusal">
+          {decision.refusal}
+        </p>
       ) : null}
     </article>
   );

@@ -15,4 +15,6 @@ export interface ApprovalTarget {
   graph: string;
   question: string | null;
   items: ApprovalItem[];
+  /** The approve button's words, reused by the LOW confirmation ("Approve and apply", "Approve (1 of 2)"). */
+  label?: string;
 }

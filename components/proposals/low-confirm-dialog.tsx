@@ -4,10 +4,8 @@ import { useState } from "react";
 import type { ApprovalItem } from "./approval-types";
 import { ActionLabel } from "./action-label";
 import { Modal } from "./modal";
+import { MIN_REASON_LENGTH as MIN_REASON } from "@/lib/auth/approval-policy";
 import { Spinner } from "../ui/states";
-
-/** The server's minimum (apply route): a blank or one-letter reason is not an acceptance. */
-const MIN_REASON = 3;
 
 interface LowConfirmDialogProps {
   graph: string;
@@ -16,19 +14,21 @@ interface LowConfirmDialogProps {
   error: string | null;
   onCancel: () => void;
   onConfirm: (reason: string) => void;
+  /** What the confirm button does: "Approve and apply" when this approval completes the policy, else "Approve (1 of 2)". */
+  confirmLabel?: string;
 }
 
 /**
  * The extra step before a LOW-confidence change: it says what could go wrong and takes a
  * written reason. Cancelling sends nothing, so the graph is untouched.
  */
-export function LowConfirmDialog({ graph, items, isPending, error, onCancel, onConfirm }: LowConfirmDialogProps) {
+export function LowConfirmDialog({ graph, items, isPending, error, onCancel, onConfirm, confirmLabel = "Approve" }: LowConfirmDialogProps) {
   const [reason, setReason] = useState("");
   const low = items.filter((i) => i.confidence === "LOW");
   const isReady = reason.trim().length >= MIN_REASON && !isPending;
   const many = low.length > 1;
   return (
-    <Modal title={many ? `Apply ${low.length} LOW-confidence changes?` : "Apply a LOW-confidence change?"} onClose={onCancel} tone="danger" testId="low-confirm">
+    <Modal title={many ? `Approve ${low.length} LOW-confidence changes?` : "Approve a LOW-confidence change?"} onClose={onCancel} tone="danger" testId="low-confirm">
       <p className="modal__risk" data-testid="low-risk">
         The review found nothing that supports {many ? "these changes" : "this change"}, or a warning blocks {many ? "them" : "it"}. If{" "}
         {many ? "they are" : "it is"} wrong, graph <strong>{graph}</strong> will state something false, and later answers built on it inherit the
@@ -79,7 +79,8 @@ export function LowConfirmDialog({ graph, items, isPending, error, onCancel, onC
             maxLength={2000}
           />
           <span id="low-reason-hint" className="hint">
-            Required. The server refuses a LOW change without an explicit acceptance.
+            Required, and shown to everyone in the proposal’s timeline. LOW changes need more than one person: the graph changes only when
+            the last required approval is given.
           </span>
         </div>
         {error ? (
@@ -93,7 +94,7 @@ export function LowConfirmDialog({ graph, items, isPending, error, onCancel, onC
           </button>
           <button type="submit" className="button button--danger" disabled={!isReady} data-testid="low-confirm-apply">
             {isPending ? <Spinner size={12} /> : null}
-            {isPending ? "Applying…" : "Apply despite the risk"}
+            {isPending ? "Sending…" : confirmLabel}
           </button>
         </div>
       </form>

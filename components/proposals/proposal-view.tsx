@@ -1,13 +1,19 @@
 "use client";
 
+import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { canApproveTogether } from "@/lib/auth/approval-policy";
 import { useProposal } from "../api/get-proposal";
 import type { ProposalActionItem, ProposalDetails } from "../api/proposal-types";
 import { useRejectActions } from "../api/reject-actions";
+import { sessionActor, useSessionInfo } from "../api/session-info";
 import type { RunDetails } from "../api/run-types";
 import { useSingleFlight } from "../ui/use-single-flight";
 import { ActionCard } from "./action-card";
 import { ApplyResultPanel } from "./apply-result-panel";
+import { ApprovalRecorded } from "./approval-recorded";
+import { decisionFor } from "./decision-rules";
+import { ProposalDiscussion } from "./proposal-discussion";
 import type { ApprovalItem } from "./approval-types";
 import { LowConfirmDialog } from "./low-confirm-dialog";
 import { PreviewPanel } from "./preview-panel";
@@ -30,10 +36,24 @@ function toApprovalItem(a: ProposalActionItem): ApprovalItem {
 export function ProposalView({ initialProposal, run, currentVersion, editIndex }: ProposalViewProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const { data: proposal } = useProposal(initialProposal);
+  const session = useSessionInfo();
+  const actor = sessionActor(session.data);
+  const { policy } = proposal;
+  const subjectOf = (a: ProposalActionItem) => ({
+    confidence: a.confidence,
+    status: a.status,
+    startedById: proposal.startedById,
+    submittedById: proposal.submittedById,
+    approvals: a.evaluation.approvals,
+    required: a.evaluation.required,
+    vetoed: a.evaluation.vetoed,
+    approverIds: a.evaluation.approverIds,
+  });
   const pending = useMemo(() => proposal.actions.filter((a) => a.status === "pending"), [proposal]);
-  // Until the person picks, the preview shows what the labels recommend: every pending HIGH and MEDIUM.
+  // Until the person picks, the preview shows what the labels recommend: every pending HIGH (the
+  // ones that may be approved together), else the first pending action.
   const [picked, setPicked] = useState<number[] | null>(null);
-  const recommended = pending.filter((a) => a.confidence !== "LOW").map((a) => a.index);
+  const recommended = pending.filter((a) => a.confidence === "HIGH").map((a) => a.index);
   const selection = (picked ?? (recommended.length > 0 ? recommended : pending.slice(0, 1).map((a) => a.index)))
     .filter((i) => pending.some((a) => a.index === i))
     .sort((a, b) => a - b);
@@ -47,30 +67,55 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex }
 
   const toggle = (index: number) => setPicked(selection.includes(index) ? selection.filter((i) => i !== index) : [...selection, index]);
   const approve = (items: ProposalActionItem[]) =>
-    approval.approve({ proposalId: proposal.id, graph: proposal.graph, question: proposal.question, items: items.map(toApprovalItem) });
+    approval.approve({
+      proposalId: proposal.id,
+      graph: proposal.graph,
+      question: proposal.question,
+      items: items.map(toApprovalItem),
+      label: items.length === 1 && items[0] ? decisionFor(actor, subjectOf(items[0]), policy).approveLabel.replace(/…$/, "") : "Approve",
+    });
   const rejectItems = (items: ProposalActionItem[]) => onceReject(() => reject.mutateAsync({ proposalId: proposal.id, actions: items.map((a) => a.index) }));
   const chosen = pending.filter((a) => selection.includes(a.index));
   const lowChosen = chosen.filter((a) => a.confidence === "LOW").length;
+  const mayDecide = pending.length > 0 && decisionFor(actor, subjectOf(pending[0] as ProposalActionItem), policy).canDecide;
+  const together = canApproveTogether(
+    chosen.map((a) => a.confidence),
+    policy,
+  );
+  const refusals = chosen.map((a) => decisionFor(actor, subjectOf(a), policy).refusal).filter((r): r is string => r !== null);
+  const bulkRefusal = !together.allowed ? together.reason : (refusals[0] ?? null);
+  const bulkLabel = chosen.length === 1 && chosen[0] ? decisionFor(actor, subjectOf(chosen[0]), policy).approveLabel : chosen.every((a) => a.evaluation.approvals + 1 >= a.evaluation.required) ? "Approve and apply selected" : "Approve selected";
 
   return (
-    <div className="stack proposal-page" ref={rootRef} data-testid="proposal-page" data-status={proposal.status}>
+    <div className="stack proposal-page" ref={rootRef} data-testid="proposal-page" data-status={proposal.status} data-session={session.isSuccess ? "ready" : "loading"}>
       <ProposalHeader proposal={proposal} currentVersion={currentVersion} />
       <RunSummary run={run} source={proposal.source} />
+      <p className="small muted proposal-people" data-testid="proposal-people">
+        {proposal.submittedByName ? <>Submitted by <strong>{proposal.submittedByName}</strong>. </> : null}
+        {proposal.startedByName ? <>Run started by <strong>{proposal.startedByName}</strong>. </> : null}
+        Policy of {proposal.graph}: HIGH needs {policy.requiredHigh}, MEDIUM {policy.requiredMedium}, LOW {policy.requiredLow} approval{policy.requiredLow === 1 ? "" : "s"}
+        {policy.lowNeedsReason ? " (with a written reason)" : ""}
+        {policy.separateDuties ? "; whoever ran or submitted it cannot approve it" : ""}.{" "}
+        <Link href={`/graphs/${encodeURIComponent(proposal.graph)}/policy`} prefetch={false}>
+          Policy
+        </Link>
+      </p>
       {approval.outcome ? <ApplyResultPanel key={approval.outcome.result.version} outcome={approval.outcome} onDismiss={approval.clearOutcome} /> : null}
+      {approval.recorded ? <ApprovalRecorded recorded={approval.recorded} onDismiss={approval.clearOutcome} /> : null}
       {approval.error && !approval.lowPrompt ? (
         <div className="alert alert--error" role="alert" data-testid="apply-error">
-          <strong>Nothing was applied</strong>
+          <strong>Not approved; nothing changed</strong>
           <p className="alert__message">{approval.error.message}</p>
         </div>
       ) : null}
       {reject.error ? (
         <p className="inline-error" role="alert">
-          Could not reject: {reject.error.message}
+          Could not veto: {reject.error.message}
         </p>
       ) : null}
       <div className="proposal-grid">
         <section className="proposal-grid__actions" aria-label="Proposed actions">
-          {pending.length > 0 ? (
+          {pending.length > 0 && mayDecide ? (
             <div className="decision-bar" data-testid="decision-bar">
               <span className="small">
                 <strong>{chosen.length}</strong> of {pending.length} pending selected
@@ -83,14 +128,30 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex }
                 Clear
               </button>
               <span className="decision-bar__buttons">
-                <button type="button" className="button button--approve" disabled={chosen.length === 0} onClick={() => approve(chosen)} data-testid="approve-selected">
-                  Approve selected
+                <button
+                  type="button"
+                  className="button button--approve"
+                  disabled={chosen.length === 0 || bulkRefusal !== null}
+                  title={bulkRefusal ?? undefined}
+                  onClick={() => approve(chosen)}
+                  data-testid="approve-selected"
+                >
+                  {bulkLabel}
                 </button>
                 <button type="button" className="button" disabled={chosen.length === 0} onClick={() => rejectItems(chosen)} data-testid="reject-selected">
                   Reject selected
                 </button>
               </span>
+              {bulkRefusal && chosen.length > 0 ? (
+                <span className="small muted decision-bar__refusal" data-testid="bulk-refusal">
+                  {bulkRefusal}
+                </span>
+              ) : null}
             </div>
+          ) : pending.length > 0 ? (
+            <p className="notice" role="status" data-testid="read-only-notice">
+              {actor ? "You can read this proposal; approving and rejecting need a reviewer or admin." : "Sign in as a reviewer or admin to approve or reject."}
+            </p>
           ) : (
             <p className="notice" role="status">
               Every action of this proposal has been decided.
@@ -102,6 +163,10 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex }
               proposalId={proposal.id}
               graph={proposal.graph}
               item={item}
+              actor={actor}
+              policy={policy}
+              startedById={proposal.startedById}
+              submittedById={proposal.submittedById}
               isSelected={selection.includes(item.index)}
               isEditingAtFirst={editIndex === item.index}
               onToggle={toggle}
@@ -112,6 +177,7 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex }
         </section>
         <aside className="proposal-grid__preview">
           <PreviewPanel proposalId={proposal.id} indexes={selection} />
+          <ProposalDiscussion proposalId={proposal.id} actions={proposal.actions} actor={actor} />
         </aside>
       </div>
       {approval.lowPrompt ? (
@@ -122,6 +188,7 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex }
           error={approval.error?.message ?? null}
           onCancel={approval.cancelLow}
           onConfirm={approval.confirmLow}
+          confirmLabel={approval.lowPrompt.label}
         />
       ) : null}
     </div>

@@ -1,7 +1,8 @@
 "use client";
 
 import { useCallback, useState } from "react";
-import { useApplyProposal } from "../api/apply-proposal";
+import type { ApproveActionsResult } from "../api/approve-actions";
+import { useApproveActions } from "../api/approve-actions";
 import type { ApplyResult } from "../api/proposal-types";
 import { useSingleFlight } from "../ui/use-single-flight";
 import type { ApprovalTarget } from "./approval-types";
@@ -11,30 +12,44 @@ export interface ApprovalOutcome {
   result: ApplyResult;
 }
 
+/** An approval that was recorded but did not complete the policy (or could not apply). */
+export interface RecordedApproval {
+  target: ApprovalTarget;
+  result: ApproveActionsResult;
+}
+
 /**
- * Approving, the only path by which a proposal reaches the graph: a person's click or key
- * press calls `approve`. HIGH and MEDIUM apply at once; any LOW action first opens the
- * confirmation (`lowPrompt`), and only its confirm sends the acceptance. One request at a time.
+ * Approving under the graph's policy: a person's click or key press calls `approve`. The server
+ * records the approval and applies only when it completes the policy; any LOW action first opens
+ * the confirmation (`lowPrompt`), and only its confirm sends the acceptance with the reason.
+ * One request at a time.
  */
 export function useApproval() {
-  const apply = useApplyProposal();
+  const mutation = useApproveActions();
   // The mutation object is new on every render; its functions are stable.
-  const { mutateAsync, reset } = apply;
+  const { mutateAsync, reset } = mutation;
   const once = useSingleFlight();
   const [lowPrompt, setLowPrompt] = useState<ApprovalTarget | null>(null);
   const [outcome, setOutcome] = useState<ApprovalOutcome | null>(null);
+  const [recorded, setRecorded] = useState<RecordedApproval | null>(null);
 
   const run = useCallback(
-    (target: ApprovalTarget, lowConfidenceReason?: string) =>
+    (target: ApprovalTarget, reason?: string) =>
       once(async () => {
         const result = await mutateAsync({
           proposalId: target.proposalId,
           graph: target.graph,
           actions: target.items.map((i) => i.index),
-          lowConfidenceReason,
+          ...(reason !== undefined ? { reason, lowConfidence: true } : {}),
         });
         setLowPrompt(null);
-        setOutcome({ target, result });
+        if (result.applied) {
+          setRecorded(null);
+          setOutcome({ target, result: result.applied });
+        } else {
+          setOutcome(null);
+          setRecorded({ target, result });
+        }
       }),
     [mutateAsync, once],
   );
@@ -60,9 +75,13 @@ export function useApproval() {
       reset();
     },
     outcome,
-    clearOutcome: () => setOutcome(null),
-    isPending: apply.isPending,
-    error: apply.error,
+    recorded,
+    clearOutcome: () => {
+      setOutcome(null);
+      setRecorded(null);
+    },
+    isPending: mutation.isPending,
+    error: mutation.error,
   };
 }
 

@@ -3,6 +3,7 @@
  * filtering and sorting behind the filter bar. The rows keep only what the queue renders
  * (no evidence or suggestions), so 500 pending actions stay a small payload.
  */
+import type { ApprovalPolicy } from "@/lib/auth/approval-policy";
 import type { ActionStatus, Confidence, ProposalDetails } from "../api/proposal-types";
 import type { RefinementAction } from "../api/run-types";
 import type { ApprovalTarget } from "../proposals/approval-types";
@@ -23,6 +24,16 @@ export interface QueueRow {
   /** The review's last reason: the rule that set the label. */
   verdict: string;
   warnings: { code: string; message: string }[];
+  /** Where it stands under the graph's policy. */
+  approvals: number;
+  required: number;
+  approverIds: string[];
+  vetoedBy: string[];
+  /** Why an approval was dismissed ("changed since approved: …"), while it waits again. */
+  changedSinceApproved: string | null;
+  startedById: string | null;
+  submittedById: string | null;
+  policy: ApprovalPolicy;
 }
 
 export function toQueueRows(proposals: ProposalDetails[]): QueueRow[] {
@@ -41,6 +52,14 @@ export function toQueueRows(proposals: ProposalDetails[]): QueueRow[] {
       appliedIn: a.appliedIn,
       verdict: a.review.reasons.at(-1) ?? "",
       warnings: a.review.warnings.map((w) => ({ code: w.code, message: w.message })),
+      approvals: a.evaluation.approvals,
+      required: a.evaluation.required,
+      approverIds: a.evaluation.approverIds,
+      vetoedBy: a.evaluation.vetoers.map((v) => v.userName),
+      changedSinceApproved: a.changedSinceApproved,
+      startedById: p.startedById,
+      submittedById: p.submittedById,
+      policy: p.policy,
     })),
   );
 }
@@ -99,6 +118,21 @@ export function toApprovalTarget(row: QueueRow): ApprovalTarget {
     graph: row.graph,
     question: row.question,
     items: [{ index: row.index, action: row.action, confidence: row.confidence, reasons: [row.verdict], warnings: row.warnings }],
+    label: row.approvals + 1 >= row.required ? "Approve and apply" : `Approve (${row.approvals + 1} of ${row.required})`,
+  };
+}
+
+/** The row as the policy predicates see it. */
+export function decisionSubjectOf(row: QueueRow) {
+  return {
+    confidence: row.confidence,
+    status: row.status,
+    startedById: row.startedById,
+    submittedById: row.submittedById,
+    approvals: row.approvals,
+    required: row.required,
+    vetoed: row.vetoedBy.length > 0,
+    approverIds: row.approverIds,
   };
 }
 

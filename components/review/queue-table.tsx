@@ -2,10 +2,13 @@
 
 import Link from "next/link";
 import { memo } from "react";
+import type { Actor } from "@/lib/auth/permissions";
+import { decisionFor } from "../proposals/decision-rules";
 import { ActionLabel } from "../proposals/action-label";
 import { ConfidenceBadge } from "../proposals/confidence-badge";
 import { ActionStatusBadge } from "../proposals/action-status-badge";
 import type { QueueRow } from "./queue-rows";
+import { decisionSubjectOf } from "./queue-rows";
 
 export function proposalHref(row: { proposalId: string; index: number }, edit = false): string {
   return `/proposals/${encodeURIComponent(row.proposalId)}${edit ? `?edit=${row.index}` : ""}#action-${row.index + 1}`;
@@ -13,14 +16,16 @@ export function proposalHref(row: { proposalId: string; index: number }, edit = 
 
 interface RowProps {
   row: QueueRow;
+  actor: Actor | null;
   isSelected: boolean;
   onSelect: (key: string) => void;
   onApprove: (row: QueueRow) => void;
   onReject: (row: QueueRow) => void;
 }
 
-const QueueRowView = memo(function QueueRowView({ row, isSelected, onSelect, onApprove, onReject }: RowProps) {
+const QueueRowView = memo(function QueueRowView({ row, actor, isSelected, onSelect, onApprove, onReject }: RowProps) {
   const isPending = row.status === "pending";
+  const decision = decisionFor(actor, decisionSubjectOf(row), row.policy);
   return (
     <tr
       className={isSelected ? "queue-row is-selected" : "queue-row"}
@@ -29,6 +34,7 @@ const QueueRowView = memo(function QueueRowView({ row, isSelected, onSelect, onA
       data-testid="queue-row"
       data-key={row.key}
       data-confidence={row.confidence}
+      data-approvals={`${row.approvals}/${row.required}`}
     >
       <td className="queue-row__label">
         <ConfidenceBadge confidence={row.confidence} />
@@ -58,22 +64,47 @@ const QueueRowView = memo(function QueueRowView({ row, isSelected, onSelect, onA
       </td>
       <td className="queue-row__decide">
         {isPending ? (
-          <span className="row">
-            <button
-              type="button"
-              className={row.confidence === "LOW" ? "button button--small button--danger-outline" : "button button--small button--approve"}
-              onClick={() => onApprove(row)}
-              title={row.confidence === "LOW" ? "LOW: asks for a written reason first" : "Apply this change now"}
-              data-testid="row-approve"
-            >
-              {row.confidence === "LOW" ? "Approve…" : "Approve"}
-            </button>
-            <button type="button" className="button button--small" onClick={() => onReject(row)} data-testid="row-reject">
-              Reject
-            </button>
-          </span>
+          <div className="queue-row__decision">
+            <span className="queue-row__tally small" data-testid="row-approvals" title="approvals that count now, of those this label needs">
+              {row.approvals} of {row.required} approval{row.required === 1 ? "" : "s"}
+            </span>
+            {row.changedSinceApproved ? (
+              <span className="status-chip status-chip--changed" title={row.changedSinceApproved} data-testid="row-changed">
+                changed since approved
+              </span>
+            ) : null}
+            {decision.canDecide ? (
+              <span className="row">
+                <button
+                  type="button"
+                  className={row.confidence === "LOW" ? "button button--small button--danger-outline" : "button button--small button--approve"}
+                  onClick={() => onApprove(row)}
+                  disabled={decision.refusal !== null}
+                  title={decision.refusal ?? (row.confidence === "LOW" ? "LOW: asks for a written reason first" : decision.approveLabel)}
+                  data-testid="row-approve"
+                >
+                  {decision.approveLabel}
+                </button>
+                <button type="button" className="button button--small" onClick={() => onReject(row)} data-testid="row-reject" title="Veto: blocks it until you withdraw">
+                  Reject
+                </button>
+              </span>
+            ) : null}
+            {decision.refusal ? (
+              <span className="queue-row__refusal small muted" data-testid="row-refusal">
+                {decision.refusal}
+              </span>
+            ) : null}
+          </div>
         ) : (
-          <ActionStatusBadge status={row.status} version={row.appliedIn} />
+          <span className="queue-row__decision">
+            <ActionStatusBadge status={row.status} version={row.appliedIn} />
+            {row.vetoedBy.length > 0 ? (
+              <span className="small muted" data-testid="row-vetoed">
+                vetoed by {row.vetoedBy.join(", ")}
+              </span>
+            ) : null}
+          </span>
         )}
       </td>
     </tr>
@@ -82,13 +113,14 @@ const QueueRowView = memo(function QueueRowView({ row, isSelected, onSelect, onA
 
 interface QueueTableProps {
   rows: QueueRow[];
+  actor: Actor | null;
   selectedKey: string | null;
   onSelect: (key: string) => void;
   onApprove: (row: QueueRow) => void;
   onReject: (row: QueueRow) => void;
 }
 
-export function QueueTable({ rows, selectedKey, onSelect, onApprove, onReject }: QueueTableProps) {
+export function QueueTable({ rows, actor, selectedKey, onSelect, onApprove, onReject }: QueueTableProps) {
   return (
     <div className="card table-card">
       <table className="table queue-table" data-testid="queue-table" aria-label="Actions to review">
@@ -102,7 +134,7 @@ export function QueueTable({ rows, selectedKey, onSelect, onApprove, onReject }:
         </thead>
         <tbody>
           {rows.map((row) => (
-            <QueueRowView key={row.key} row={row} isSelected={row.key === selectedKey} onSelect={onSelect} onApprove={onApprove} onReject={onReject} />
+            <QueueRowView key={row.key} row={row} actor={actor} isSelected={row.key === selectedKey} onSelect={onSelect} onApprove={onApprove} onReject={onReject} />
           ))}
         </tbody>
       </table>

@@ -4,7 +4,10 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRejectActions } from "../api/reject-actions";
+import { sessionActor, useSessionInfo } from "../api/session-info";
 import { ApplyResultPanel } from "../proposals/apply-result-panel";
+import { ApprovalRecorded } from "../proposals/approval-recorded";
+import { decisionFor } from "../proposals/decision-rules";
 import { LowConfirmDialog } from "../proposals/low-confirm-dialog";
 import { useApproval } from "../proposals/use-approval";
 import { EmptyState } from "../ui/states";
@@ -13,7 +16,7 @@ import { KeyboardHelp } from "./keyboard-help";
 import { QueueFiltersBar, questionOptions } from "./queue-filters";
 import { QueueHeader } from "./queue-header";
 import type { QueueFilters, QueueRow } from "./queue-rows";
-import { DEFAULT_FILTERS, applyQueueFilters, queueFiltersToParams, toApprovalTarget } from "./queue-rows";
+import { DEFAULT_FILTERS, applyQueueFilters, decisionSubjectOf, queueFiltersToParams, toApprovalTarget } from "./queue-rows";
 import { QueueTable, proposalHref } from "./queue-table";
 import type { QueueKey } from "./use-queue-keys";
 import { useQueueKeys } from "./use-queue-keys";
@@ -38,6 +41,8 @@ export function ReviewQueue({ initialRows, initialFilters }: { initialRows: Queu
   const selected = visible[position] ?? null;
   const approval = useApproval();
   const reject = useRejectActions();
+  const session = useSessionInfo();
+  const actor = sessionActor(session.data);
   const onceReject = useSingleFlight();
   const [rejected, setRejected] = useState<QueueRow | null>(null);
   const [showHelp, setShowHelp] = useState(false);
@@ -81,19 +86,24 @@ export function ReviewQueue({ initialRows, initialFilters }: { initialRows: Queu
     if (!selected) return;
     if (key === "open" || key === "edit") return router.push(proposalHref(selected, key === "edit"));
     if (selected.status !== "pending") return;
-    if (key === "approve") approve(selected);
-    else rejectRow(selected);
+    // The keys do what the buttons offer: nothing for viewers, no approve where it is refused.
+    const decision = decisionFor(actor, decisionSubjectOf(selected), selected.policy);
+    if (!decision.canDecide) return;
+    if (key === "approve") {
+      if (decision.refusal === null) approve(selected);
+    } else rejectRow(selected);
   });
 
   const pendingTotal = rows.filter((r) => r.status === "pending").length;
   return (
-    <div className="stack review-queue" ref={rootRef} data-testid="review-queue" data-selected={selected?.key ?? ""} data-visible={visible.length}>
+    <div className="stack review-queue" ref={rootRef} data-testid="review-queue" data-selected={selected?.key ?? ""} data-visible={visible.length} data-session={session.isSuccess ? "ready" : "loading"}>
       <QueueHeader rows={rows} onHelp={() => setShowHelp(true)} />
       {approval.outcome ? <ApplyResultPanel key={approval.outcome.result.version} outcome={approval.outcome} onDismiss={approval.clearOutcome} /> : null}
+      {approval.recorded ? <ApprovalRecorded recorded={approval.recorded} onDismiss={approval.clearOutcome} /> : null}
       {rejected && !reject.isPending ? (
         <div className="notice" role="status" data-testid="reject-notice">
-          Rejected action {rejected.index + 1}: <span className="mono">{rejected.text}</span>. It is kept in the history (status “Rejected”) and
-          will never be applied.
+          Vetoed action {rejected.index + 1}: <span className="mono">{rejected.text}</span>. Nobody can approve or apply it until you withdraw
+          the veto on its proposal page.
         </div>
       ) : null}
       {approval.error && !approval.lowPrompt ? (
@@ -149,7 +159,7 @@ export function ReviewQueue({ initialRows, initialFilters }: { initialRows: Queu
             </div>
           ) : (
             <>
-              <QueueTable rows={shown} selectedKey={selected?.key ?? null} onSelect={select} onApprove={approve} onReject={rejectRow} />
+              <QueueTable rows={shown} actor={actor} selectedKey={selected?.key ?? null} onSelect={select} onApprove={approve} onReject={rejectRow} />
               {shown.length < visible.length ? (
                 <div className="row queue-more" data-testid="queue-more">
                   <span className="muted small">
@@ -175,6 +185,7 @@ export function ReviewQueue({ initialRows, initialFilters }: { initialRows: Queu
           error={approval.error?.message ?? null}
           onCancel={approval.cancelLow}
           onConfirm={approval.confirmLow}
+          confirmLabel={approval.lowPrompt.label}
         />
       ) : null}
       {showHelp ? <KeyboardHelp onClose={() => setShowHelp(false)} /> : null}

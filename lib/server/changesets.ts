@@ -19,6 +19,7 @@ import type Database from "better-sqlite3";
 import { cacheGraph, getGraphRecord, loadGraph } from "./graph-store";
 import { edgeToRow, nodeToRow } from "./graph-rows";
 import { getSqlite, sqliteNow } from "./sqlite";
+import { dismissStaleApprovalsAfterCommit } from "./stale-approvals";
 
 export interface CommitOptions {
   graph: string;
@@ -111,6 +112,7 @@ export async function commitChangeset(options: CommitOptions): Promise<CommitRes
   });
   const changesetId = write.immediate();
   if (current.graph.edges.size <= CACHE_AFTER_COMMIT_MAX_EDGES) cacheGraph(record.id, version, applyChangeset(current.graph, options.changeset));
+  await dismissStaleApprovalsAfterCommit({ graph: options.graph });
   const labelOf = (id: string) => current.graph.getNode(id)?.label ?? id;
   return { version, changesetId, diff: diffChangesets({ changesets: [options.changeset], merges: options.merges, labelOf }) };
 }

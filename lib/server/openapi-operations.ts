@@ -3,7 +3,9 @@
  * Paths use OpenAPI's {param} for Next's [param] folders.
  */
 import type { OperationSpec } from "./openapi";
+import { auditFilterQuery, auditPageQuery } from "../audit/audit-query";
 import { bodies, params, queries } from "./openapi-requests";
+import { proposalOperations } from "./openapi-operations-approvals";
 
 const RUN_EVENTS = {
   type: "string",
@@ -184,62 +186,33 @@ export const operations: OperationSpec[] = [
     response: { contentType: "application/json", description: "A download (content-disposition: attachment); text/plain for file=refinement", schema: { type: "object" } },
     errors: [400, 404, 500],
   },
-  // Proposals
+  // Proposals, approvals, discussion and policies
+  ...proposalOperations,
+  // Audit log
   {
-    path: "/api/proposals",
+    path: "/api/audit",
     method: "get",
-    operationId: "findProposals",
-    tag: "proposals",
-    summary: "The review queue: proposals, newest first, with every action and its review",
-    query: queries.proposals,
-    response: { schema: "ProposalDetails", list: true },
-    errors: [400, 404, 500],
+    operationId: "findAuditEvents",
+    tag: "audit",
+    summary: "The audit log, newest first, filtered, one page at a time (follow nextCursor)",
+    description: "`actor` takes a username (that person's browser sessions and API tokens) or an actor name; `action` an action or a prefix ending in a dot. IP addresses only for administrators.",
+    query: auditPageQuery,
+    response: { schema: "AuditEventPage" },
+    errors: [400, 500],
   },
-  { path: "/api/proposals/{id}", method: "get", operationId: "getProposal", tag: "proposals", summary: "One proposal", params: params.proposal, response: { schema: "ProposalDetails" }, errors: [400, 404, 500] },
   {
-    path: "/api/proposals/{id}/preview",
+    path: "/api/audit/export",
     method: "get",
-    operationId: "previewProposal",
-    tag: "proposals",
-    summary: "What applying would do (planned operations, diff, diff graph), without doing it",
-    params: params.proposal,
-    query: queries.preview,
-    response: { schema: "PreviewResult" },
-    errors: [400, 404, 409, 500],
-  },
-  {
-    path: "/api/proposals/{id}/apply",
-    method: "post",
-    operationId: "applyProposal",
-    tag: "proposals",
-    summary: "Approve and apply actions as a new graph version",
-    description: "LOW-confidence actions need lowConfidence {accepted: true, reason}; without it the answer is 428 and nothing changes.",
-    params: params.proposal,
-    body: { schema: bodies.apply },
-    response: { schema: "ApplyResult" },
-    errors: [400, 404, 409, 428, 500],
-  },
-  {
-    path: "/api/proposals/{id}/reject",
-    method: "post",
-    operationId: "rejectActions",
-    tag: "proposals",
-    summary: "Reject actions (default: every pending one)",
-    params: params.proposal,
-    body: { schema: bodies.reject },
-    response: { schema: "ProposalDetails" },
-    errors: [400, 404, 409, 500],
-  },
-  {
-    path: "/api/proposals/{id}/actions/{index}",
-    method: "put",
-    operationId: "editAction",
-    tag: "proposals",
-    summary: "Edit a pending action; it is reviewed again at once",
-    params: params.action,
-    body: { schema: bodies.editAction },
-    response: { schema: "ProposalActionItem" },
-    errors: [400, 404, 409, 500],
+    operationId: "exportAuditEvents",
+    tag: "audit",
+    summary: "The audit log as a JSONL download (same filters as /api/audit), streamed",
+    query: auditFilterQuery,
+    response: {
+      contentType: "application/x-ndjson",
+      description: 'One AuditEvent JSON object per line, newest first; content-disposition: attachment; filename="refinery-audit-YYYY-MM-DD.jsonl"',
+      schema: { type: "string" },
+    },
+    errors: [400, 500],
   },
   // Settings and meta
   { path: "/api/provider", method: "get", operationId: "getProvider", tag: "settings", summary: "The configured LLM provider (never the API key)", response: { schema: "ProviderInfo" }, errors: [500] },
@@ -269,6 +242,7 @@ export const operations: OperationSpec[] = [
     operationId: "getOpenApiDocument",
     tag: "meta",
     summary: "This OpenAPI 3.1 document",
+    isPublic: true,
     response: { contentType: "application/json", description: "The OpenAPI document", schema: { type: "object" } },
     errors: [],
   },

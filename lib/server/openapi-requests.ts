@@ -7,8 +7,6 @@
 import { z } from "zod";
 
 const optionalText = z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), z.string().trim().optional());
-const name = z.string().trim().min(1).max(2000);
-const actionIndexes = z.array(z.number().int().min(0)).min(1).optional().describe("0-based action indexes; default: every pending action");
 
 export const params = {
   graph: z.object({ name: z.string().min(1).max(200).describe("graph name") }),
@@ -66,23 +64,7 @@ export const bodies = {
     provider: z.enum(["heuristic", "openai", "replay"]).optional(),
     refineAfterFinalYes: z.boolean().optional(),
   }),
-  revert: z.object({ actor: z.string().trim().max(200).optional() }),
-  apply: z.object({
-    actions: actionIndexes,
-    lowConfidence: z
-      .object({ accepted: z.literal(true), reason: z.string().trim().min(3) })
-      .optional()
-      .describe("required when a chosen action is LOW confidence: without it the answer is 428 and nothing changes"),
-    actor: z.string().trim().max(200).optional(),
-  }),
-  reject: z.object({ actions: actionIndexes, reason: z.string().trim().max(2000).optional() }),
-  editAction: z.object({
-    action: z.discriminatedUnion("type", [
-      z.object({ type: z.literal("insert_edge"), subject: name, relation: name, object: name }),
-      z.object({ type: z.literal("delete_edge"), subject: name, relation: name, object: name }),
-      z.object({ type: z.literal("replace_node"), old: name, new: name }),
-    ]),
-  }),
+  revert: z.object({}).describe("empty: the signed-in person reverts (recorded as the changeset's actor)"),
   llmSettings: z
     .object({
       provider: settingValue,

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { LLM_PROVIDER_NAMES } from "./providers/llm-env";
 import { EDITABLE_LLM_FIELDS } from "./providers/settings-store";
 import { DiffGraph, GraphDiff, RefinementAction, Triple } from "./openapi-schemas";
+import { ActionEvaluation, ApprovalPolicy, Decision } from "./openapi-schemas-approvals";
 
 const int = z.number().int();
 const timestamp = z.string().describe("ISO 8601 date-time");
@@ -56,6 +57,9 @@ export const ProposalActionItem = z.object({
   confidence,
   status: z.enum(["pending", "applied", "rejected", "skipped", "reverted"]),
   appliedIn: int.nullable(),
+  decisions: z.array(Decision).describe("every approval and veto, including withdrawn and dismissed ones"),
+  evaluation: ActionEvaluation,
+  changedSinceApproved: z.string().nullable().describe("why an approval was dismissed when something the action touches changed"),
 });
 
 export const ProposalDetails = z.object({
@@ -70,6 +74,16 @@ export const ProposalDetails = z.object({
   updatedAt: timestamp,
   counts: z.object({ HIGH: int, MEDIUM: int, LOW: int }),
   actions: z.array(ProposalActionItem),
+  submittedById: z.string().nullable(),
+  submittedByName: z.string().nullable(),
+  startedById: z.string().nullable(),
+  startedByName: z.string().nullable(),
+  policy: ApprovalPolicy,
+});
+
+export const DecisionResult = z.object({
+  proposal: ProposalDetails,
+  actions: z.array(z.object({ index: int, approvals: int, required: int, status: z.string(), appliedIn: int.nullable(), waiting: z.boolean() })),
 });
 
 const AppliedAction = z.object({ index: int, action: RefinementAction, summary: z.string(), skipped: z.boolean() });

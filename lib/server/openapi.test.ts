@@ -12,11 +12,17 @@ import type { LaunchedRuns as LaunchedRunsType } from "./run-launcher";
 import type { VersionInfo as VersionInfoType, diffVersionsGraph, revertVersion } from "./changesets";
 import type { ApplyProposalResult, PreviewResult as PreviewResultType, ProposalActionItem as ProposalActionItemType, ProposalDetails as ProposalDetailsType } from "./proposals";
 import type { describeProvider } from "./providers";
+import type { ApproveActionsResult } from "./approvals";
+import type { DecisionResult as DecisionResultType } from "./approvals-veto";
+import type { CommentView as CommentViewType } from "./comments";
+import type { TimelineEvent as TimelineEventType } from "./approvals-timeline";
+import type { GraphPolicy as GraphPolicyType } from "./policies";
 import type { ConnectionCheck as ConnectionCheckType, LlmSettingsView } from "./providers/settings-store";
 import type { ApiErrorBody } from "../../app/api/_lib/respond";
 import { buildOpenApiDocument } from "./openapi";
 import type * as base from "./openapi-schemas";
 import type * as review from "./openapi-schemas-review";
+import type * as approvalSchemas from "./openapi-schemas-approvals";
 
 const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "app", "api");
 
@@ -75,8 +81,9 @@ describe("the OpenAPI document", () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
-  it("documents the 428 of apply and the 409 of revert, with the error body", () => {
-    const apply = doc.paths["/api/proposals/{id}/apply"]?.post;
+  it("documents the 428 and 403 of approve and the 409 of revert, with the error body", () => {
+    const apply = doc.paths["/api/proposals/{id}/approve"]?.post;
+    expect(apply?.responses).toHaveProperty("403");
     expect(apply?.responses).toHaveProperty("428");
     expect(apply?.responses).toHaveProperty("409");
     expect(doc.paths["/api/graphs/{name}/versions/{version}/revert"]?.post?.responses).toHaveProperty("409");
@@ -96,7 +103,7 @@ describe("the OpenAPI document", () => {
 });
 
 // Compile-time: what the server returns fits what the document promises.
-type Doc_<K extends keyof typeof base | keyof typeof review> = z.infer<(typeof base & typeof review)[K]>;
+type Doc_<K extends keyof typeof base | keyof typeof review | keyof typeof approvalSchemas> = z.infer<(typeof base & typeof review & typeof approvalSchemas)[K]>;
 it("response schemas accept the server's types (checked by tsc)", () => {
   expectTypeOf<GraphSummaryType>().toExtend<Doc_<"GraphSummary">>();
   expectTypeOf<ImportReportType>().toExtend<Doc_<"ImportReport">>();
@@ -117,8 +124,30 @@ it("response schemas accept the server's types (checked by tsc)", () => {
   expectTypeOf<ProposalActionItemType>().toExtend<Doc_<"ProposalActionItem">>();
   expectTypeOf<PreviewResultType>().toExtend<Doc_<"PreviewResult">>();
   expectTypeOf<ApplyProposalResult>().toExtend<Doc_<"ApplyResult">>();
+  expectTypeOf<ApproveActionsResult>().toExtend<Doc_<"ApproveResult">>();
+  expectTypeOf<DecisionResultType>().toExtend<Doc_<"DecisionResult">>();
+  expectTypeOf<CommentViewType>().toExtend<Doc_<"CommentView">>();
+  expectTypeOf<TimelineEventType>().toExtend<Doc_<"TimelineEvent">>();
+  expectTypeOf<GraphPolicyType>().toExtend<Doc_<"GraphPolicy">>();
   expectTypeOf<ReturnType<typeof describeProvider>>().toExtend<Doc_<"ProviderInfo">>();
   expectTypeOf<LlmSettingsView>().toExtend<Doc_<"LlmSettingsView">>();
   expectTypeOf<ConnectionCheckType>().toExtend<Doc_<"ConnectionCheck">>();
   expectTypeOf<ApiErrorBody>().toExtend<Doc_<"ErrorBody">>();
+});
+
+describe("the OpenAPI document's security", () => {
+  it("offers the session cookie and bearer tokens, and marks only the public operations open", () => {
+    const full = doc as unknown as Doc & { security: unknown[]; components: { securitySchemes: Record<string, { type: string }> } };
+    expect(Object.keys(full.components.securitySchemes).sort()).toEqual(["bearerToken", "sessionCookie"]);
+    expect(full.security).toHaveLength(2);
+    const open = Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => Array.isArray((op as { security?: unknown[] }).security))
+        .map(([m]) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(open.sort()).toEqual(["GET /api/auth/session", "GET /api/openapi.json", "POST /api/auth/login", "POST /api/auth/setup"]);
+    expect(doc.paths["/api/graphs"]?.get?.responses).toHaveProperty("401");
+    expect(doc.paths["/api/users/{id}"]?.patch?.responses).toHaveProperty("403");
+    expect(doc.paths["/api/auth/login"]?.post?.responses).toHaveProperty("429");
+  });
 });

@@ -8,9 +8,13 @@ import { z } from "zod";
 import type { ZodObject, ZodType } from "zod";
 import * as base from "./openapi-schemas";
 import * as review from "./openapi-schemas-review";
+import * as audit from "./openapi-schemas-audit";
+import * as approvals from "./openapi-schemas-approvals";
+import * as auth from "./openapi-schemas-auth";
 import { operations } from "./openapi-operations";
+import { authOperations } from "./openapi-operations-auth";
 
-const components = { ...base, ...review };
+const components = { ...base, ...review, ...approvals, ...audit, ...auth };
 export type ComponentName = keyof typeof components;
 
 export type JsonSchema = Record<string, unknown>;
@@ -20,7 +24,7 @@ export type SuccessBody = { schema: ComponentName; list?: boolean } | { contentT
 
 export interface OperationSpec {
   path: string;
-  method: "get" | "post" | "put";
+  method: "get" | "post" | "put" | "patch" | "delete";
   operationId: string;
   tag: string;
   summary: string;
@@ -30,15 +34,21 @@ export interface OperationSpec {
   body?: { schema: ZodType; contentType?: "application/json" | "multipart/form-data" };
   status?: number;
   response: SuccessBody;
-  errors: (400 | 404 | 409 | 413 | 428 | 500)[];
+  /** 401 and 403 are added to every operation that is not public. */
+  errors: (400 | 401 | 403 | 404 | 409 | 413 | 428 | 429 | 500)[];
+  /** Callable without a session or token (sign-in, set-up, "who am I", this document). */
+  isPublic?: boolean;
 }
 
 const ERROR_TEXT: Record<number, string> = {
   400: "Invalid input: a path parameter, query or body failed validation (code INVALID_INPUT or PARSE_ERROR)",
+  401: "Not signed in: no valid session cookie or bearer token (code UNAUTHENTICATED), or no account exists yet (code SETUP_REQUIRED: create the admin at /setup)",
+  403: "Forbidden: the role or token scope lacks the permission, or a cookie-authenticated change lacks a valid X-CSRF-Token / same-site Origin (code FORBIDDEN)",
   404: "Not found: no such graph, node, version, run or proposal (code NOT_FOUND)",
   409: "Conflict: the graph or proposal changed in a way that prevents this; nothing was changed (code CONFLICT)",
   413: "The input is larger than the server accepts (code TOO_LARGE)",
-  428: "Confirmation required: a chosen action is LOW confidence and the request lacks lowConfidence {accepted: true, reason} (code CONFIRMATION_REQUIRED); nothing was changed",
+  428: "Confirmation required: a chosen action is LOW confidence and the request lacks lowConfidence: true, or the written reason the graph's policy asks for (code CONFIRMATION_REQUIRED); nothing was recorded",
+  429: "Too many failed sign-ins (code RATE_LIMITED); the Retry-After header says how many seconds to wait",
   500: "Internal error; details are in the server log only (code INTERNAL)",
 };
 
@@ -88,7 +98,8 @@ function successContent(response: SuccessBody): JsonSchema {
 
 function operationObject(op: OperationSpec): JsonSchema {
   const responses: Record<string, JsonSchema> = { [String(op.status ?? 200)]: successContent(op.response) };
-  for (const status of op.errors) {
+  const errors = op.isPublic ? op.errors : [...new Set([...op.errors, 401, 403] as const)].sort((a, b) => a - b);
+  for (const status of errors) {
     responses[String(status)] = { description: ERROR_TEXT[status], content: { "application/json": { schema: ref("ErrorBody") } } };
   }
   const bodySchema = op.body ? inputSchema(op.body.schema) : null;
@@ -102,13 +113,14 @@ function operationObject(op: OperationSpec): JsonSchema {
     ...(op.description ? { description: op.description } : {}),
     parameters: [...parameters("path", op.params), ...parameters("query", op.query)],
     ...body,
+    ...(op.isPublic ? { security: [] } : {}),
     responses,
   };
 }
 
 export function buildOpenApiDocument(): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const op of operations) {
+  for (const op of [...operations, ...authOperations]) {
     const item = (paths[op.path] ??= {});
     item[op.method] = operationObject(op);
   }
@@ -127,9 +139,28 @@ export function buildOpenApiDocument(): JsonSchema {
       { name: "runs", description: "Refinement runs and their live progress" },
       { name: "proposals", description: "Review, apply and reject proposed actions" },
       { name: "settings", description: "LLM provider and settings" },
+      { name: "audit", description: "The audit log: who did what, when" },
+      { name: "accounts", description: "Set-up, sign-in, accounts and API tokens" },
       { name: "meta", description: "This document" },
     ],
     paths,
-    components: { schemas: componentSchemas() },
+    // Either credential works on every operation that is not marked `security: []`.
+    security: [{ sessionCookie: [] }, { bearerToken: [] }],
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "refinery_session",
+          description: "Browser session from POST /api/auth/login. POST/PUT/PATCH/DELETE must also send X-CSRF-Token (the session's token, from the refinery_csrf cookie or GET /api/auth/session).",
+        },
+        bearerToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "API token (rfy_…) from POST /api/tokens; scope read or propose; never approves, rejects, applies, reverts or administers.",
+        },
+      },
+    },
   };
 }

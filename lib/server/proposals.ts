@@ -3,6 +3,10 @@
  * only way they reach the graph, and LOW-confidence actions need an explicit acceptance of the
  * risk. Concurrent applies of one proposal: the commit transaction re-checks the actions are
  * still pending, so exactly one wins and the other gets a conflict.
+ *
+ * `applyProposal` is the internal commit path. In the browser and the HTTP API it is reached
+ * only through `approveActions` (lib/server/approvals.ts), once the graph's approval policy is
+ * satisfied; the CLI calls it directly only while no account exists (single-user local mode).
  */
 import type Database from "better-sqlite3";
 import { AppError } from "../errors";
@@ -18,8 +22,16 @@ import { createNameResolver } from "../review/resolve-action";
 import { documentIdsForReview, reviewActions } from "../review/review-actions";
 import type { ActionReview, Confidence } from "../review/types";
 import type { Prisma } from "./generated/prisma/client";
+import type { ActionEvaluation, ApprovalPolicy } from "../auth/approval-policy";
+import type { Actor } from "../auth/permissions";
+import { CLI_ACTOR, accountIdOf, actorLabel, can } from "../auth/permissions";
+import { formatAction } from "../loop/parse-output";
 import { getDb } from "./db";
 import { commitChangeset } from "./changesets";
+import type { DecisionView } from "./action-decisions";
+import { decisionInclude, evaluateActionRow } from "./action-decisions";
+import { recordAudit } from "./audit";
+import { getPolicyForGraphId } from "./policies";
 import { findDocuments, getGraphRecord, loadGraph } from "./graph-store";
 
 export type ProposalStatus = "pending" | "applied" | "partially_applied" | "rejected";
@@ -32,6 +44,12 @@ export interface ProposalActionItem {
   confidence: Confidence;
   status: ActionStatus;
   appliedIn: number | null;
+  /** Every approval and veto, including withdrawn and dismissed ones (the page shows them). */
+  decisions: DecisionView[];
+  /** Where the action stands under the graph's policy now. */
+  evaluation: ActionEvaluation;
+  /** Why an approval was dismissed when what the action touches changed (pending actions only). */
+  changedSinceApproved: string | null;
 }
 
 export interface ProposalDetails {
@@ -46,6 +64,12 @@ export interface ProposalDetails {
   updatedAt: string;
   counts: Record<Confidence, number>;
   actions: ProposalActionItem[];
+  /** Who submitted it and who started its run: neither may approve it (separation of duties). */
+  submittedById: string | null;
+  submittedByName: string | null;
+  startedById: string | null;
+  startedByName: string | null;
+  policy: ApprovalPolicy;
 }
 
 /** Review actions against a version of a graph, with the corpus text behind their endpoints. */
@@ -72,12 +96,15 @@ export interface CreateProposalOptions {
   question?: string | null;
   actions: RefinementAction[];
   reviews: ActionReview[];
+  /** Who submits it (a person or an API token's owner): they may not approve it. Audited. */
+  submittedBy?: Actor | null;
 }
 
 /** Create a proposal; pass `tx` to make it part of a bigger transaction (a run's final write). */
 export async function createProposal(options: CreateProposalOptions, tx: Prisma.TransactionClient = getDb()): Promise<string> {
   const graph = await getGraphRecord(options.graph);
   if (options.actions.length === 0) throw new AppError("INVALID_INPUT", "a proposal needs at least one action");
+  const by = options.submittedBy ?? null;
   const row = await tx.proposal.create({
     data: {
       graphId: graph.id,
@@ -86,6 +113,8 @@ export async function createProposal(options: CreateProposalOptions, tx: Prisma.
       source: options.source,
       question: options.question ?? null,
       status: "pending",
+      submittedById: by ? accountIdOf(by) : null,
+      submittedByName: by ? actorLabel(by) : null,
       actions: {
         create: options.actions.map((action, index) => {
           const review = options.reviews[index];
@@ -95,22 +124,46 @@ export async function createProposal(options: CreateProposalOptions, tx: Prisma.
       },
     },
   });
+  if (by) {
+    await recordAudit(
+      by,
+      {
+        action: "proposal.create",
+        summary: `submitted a proposal of ${options.actions.length} action(s) on ${graph.name}: ${options.actions.slice(0, 3).map(formatAction).join(", ")}${options.actions.length > 3 ? ", …" : ""}`,
+        graphName: graph.name,
+        targetType: "proposal",
+        targetId: row.id,
+      },
+      tx,
+    );
+  }
   return row.id;
 }
 
-type ProposalRow = Prisma.ProposalGetPayload<{ include: { actions: true; graph: { select: { name: true } } } }>;
+const proposalInclude = {
+  actions: { include: decisionInclude },
+  graph: { select: { id: true, name: true, currentVersion: true } },
+  run: { select: { startedById: true, startedByName: true } },
+} as const satisfies Prisma.ProposalInclude;
 
-function toDetails(row: ProposalRow): ProposalDetails {
-  const actions = [...row.actions]
-    .sort((a, b) => a.index - b.index)
-    .map((a) => ({
+type ProposalRow = Prisma.ProposalGetPayload<{ include: typeof proposalInclude }>;
+
+async function toDetails(row: ProposalRow, policy?: ApprovalPolicy): Promise<ProposalDetails> {
+  const graphPolicy = policy ?? (await getPolicyForGraphId(row.graphId));
+  const sorted = [...row.actions].sort((a, b) => a.index - b.index);
+  const actions: ProposalActionItem[] = [];
+  for (const a of sorted) {
+    const evaluated = await evaluateActionRow({ policy: graphPolicy, graph: row.graph, baseVersion: row.baseVersion, row: a });
+    actions.push({
       index: a.index,
       action: JSON.parse(a.action) as RefinementAction,
       review: JSON.parse(a.review) as ActionReview,
       confidence: a.confidence as Confidence,
       status: a.status as ActionStatus,
       appliedIn: a.appliedIn,
-    }));
+      ...evaluated,
+    });
+  }
   const counts: Record<Confidence, number> = { HIGH: 0, MEDIUM: 0, LOW: 0 };
   for (const a of actions) counts[a.confidence]++;
   return {
@@ -125,6 +178,11 @@ function toDetails(row: ProposalRow): ProposalDetails {
     updatedAt: row.updatedAt.toISOString(),
     counts,
     actions,
+    submittedById: row.submittedById,
+    submittedByName: row.submittedByName,
+    startedById: row.run?.startedById ?? null,
+    startedByName: row.run?.startedByName ?? null,
+    policy: graphPolicy,
   };
 }
 
@@ -134,7 +192,7 @@ export async function discardProposal(id: string): Promise<void> {
 }
 
 export async function getProposal(id: string): Promise<ProposalDetails> {
-  const row = await getDb().proposal.findUnique({ where: { id }, include: { actions: true, graph: { select: { name: true } } } });
+  const row = await getDb().proposal.findUnique({ where: { id }, include: proposalInclude });
   if (!row) throw new AppError("NOT_FOUND", `no proposal ${id}`);
   return toDetails(row);
 }
@@ -144,9 +202,19 @@ export async function findProposals(options: { graph?: string; status?: Proposal
   const rows = await getDb().proposal.findMany({
     where: { ...(graphId ? { graphId } : {}), ...(options.status ? { status: options.status } : {}), ...(options.runId ? { runId: options.runId } : {}) },
     orderBy: { createdAt: "desc" },
-    include: { actions: true, graph: { select: { name: true } } },
+    include: proposalInclude,
   });
-  return rows.map(toDetails);
+  const policies = new Map<string, ApprovalPolicy>();
+  const out: ProposalDetails[] = [];
+  for (const row of rows) {
+    let policy = policies.get(row.graphId);
+    if (!policy) {
+      policy = await getPolicyForGraphId(row.graphId);
+      policies.set(row.graphId, policy);
+    }
+    out.push(await toDetails(row, policy));
+  }
+  return out;
 }
 
 function selectActions(proposal: ProposalDetails, indexes?: number[]): ProposalActionItem[] {
@@ -194,7 +262,12 @@ export interface ApplyProposalOptions {
   allowLowConfidence?: boolean;
   /** Why the risk was accepted; recorded with the version. */
   lowConfidenceReason?: string;
+  /** Recorded with the version: who applied it ("alice, bob" for the approvers). */
   actor?: string | null;
+  /** Who is audited for the apply (the person whose approval completed the policy, or the CLI). */
+  auditActor?: Actor;
+  /** The approvers, named in the version's message. */
+  approvedBy?: string[];
 }
 
 export interface ApplyProposalResult {
@@ -240,39 +313,60 @@ export async function applyProposal(options: ApplyProposalOptions): Promise<Appl
     kind: "apply",
     message: `apply ${applied.filter((a) => !a.skipped).length} action(s) of proposal ${proposal.id}${proposal.question ? ` (${proposal.question.slice(0, 80)})` : ""}${
       low.length > 0 ? `; LOW confidence accepted for action(s) ${low.map((l) => l.index + 1).join(", ")}${options.lowConfidenceReason ? `: ${options.lowConfidenceReason.slice(0, 500)}` : ""}` : ""
-    }`,
+    }${options.approvedBy && options.approvedBy.length > 0 ? `; approved by ${options.approvedBy.join(", ")}` : ""}`,
     proposalId: proposal.id,
     actor: options.actor,
     inTransaction: markApplied,
   });
+  const done = applied.filter((a) => !a.skipped);
+  await recordAudit(options.auditActor ?? CLI_ACTOR, {
+    action: "changeset.apply",
+    summary: `applied version ${result.version} of ${proposal.graph}: ${done.map((a) => formatAction(a.action)).join(", ") || "no change"}${options.approvedBy && options.approvedBy.length > 0 ? ` (approved by ${options.approvedBy.join(", ")})` : ""}`,
+    graphName: proposal.graph,
+    targetType: "version",
+    targetId: result.version,
+    details: { proposalId: proposal.id, actions: applied.map((a) => a.index), approvedBy: options.approvedBy ?? [], lowConfidenceReason: options.lowConfidenceReason ?? null },
+  }).catch((error: unknown) => console.error("audit of an apply failed", error));
   return { version: result.version, applied, diff: result.diff };
 }
 
-export async function rejectActions(options: { proposalId: string; actionIndexes?: number[]; reason?: string }): Promise<ProposalDetails> {
-  const proposal = await getProposal(options.proposalId);
-  const chosen = selectActions(proposal, options.actionIndexes);
-  await getDb().$transaction(async (tx) => {
-    for (const c of chosen) {
-      const { count } = await tx.proposalAction.updateMany({ where: { proposalId: proposal.id, index: c.index, status: "pending" }, data: { status: "rejected" } });
-      if (count !== 1) throw new AppError("CONFLICT", `action ${c.index + 1} was decided by someone else meanwhile`);
-    }
-    const pending = await tx.proposalAction.count({ where: { proposalId: proposal.id, status: "pending" } });
-    const applied = await tx.proposalAction.count({ where: { proposalId: proposal.id, status: { in: ["applied", "skipped"] } } });
-    if (pending === 0) await tx.proposal.update({ where: { id: proposal.id }, data: { status: applied > 0 ? "partially_applied" : "rejected" } });
-  });
-  return getProposal(proposal.id);
-}
-
-/** Replace a pending action (a reviewer's edit) and review it again at once. */
-export async function editAction(options: { proposalId: string; index: number; action: RefinementAction }): Promise<ProposalActionItem> {
+/**
+ * Replace a pending action (a reviewer's edit) and review it again at once. Approvals given to
+ * the old text no longer count: they are dismissed in the same transaction.
+ */
+export async function editAction(options: { proposalId: string; index: number; action: RefinementAction; actor: Actor }): Promise<ProposalActionItem> {
+  if (options.actor.kind === "token" || !can(options.actor, "decide")) throw new AppError("FORBIDDEN", "editing an action under review needs a reviewer or admin signed in");
   const proposal = await getProposal(options.proposalId);
   const item = selectActions(proposal, [options.index])[0] as ProposalActionItem;
   const [review] = await reviewForGraph({ graph: proposal.graph, version: proposal.baseVersion, actions: [options.action] });
   if (!review) throw new AppError("INTERNAL", "the review returned nothing");
   const reviewed = { ...review, index: item.index };
-  await getDb().proposalAction.update({
-    where: { proposalId_index: { proposalId: proposal.id, index: item.index } },
-    data: { action: JSON.stringify(options.action), review: JSON.stringify(reviewed), confidence: reviewed.confidence },
+  const before = formatAction(item.action);
+  const after = formatAction(options.action);
+  await getDb().$transaction(async (tx) => {
+    const { count } = await tx.proposalAction.updateMany({
+      where: { proposalId: proposal.id, index: item.index, status: "pending" },
+      data: { action: JSON.stringify(options.action), review: JSON.stringify(reviewed), confidence: reviewed.confidence },
+    });
+    if (count !== 1) throw new AppError("CONFLICT", `action ${item.index + 1} was decided by someone else meanwhile`);
+    const dismissed = await tx.approval.updateMany({
+      where: { proposalId: proposal.id, action: { index: item.index }, kind: "approve", withdrawnAt: null, dismissedAt: null },
+      data: { dismissedAt: new Date(), dismissedReason: `the action was edited by ${actorLabel(options.actor)}` },
+    });
+    await recordAudit(
+      options.actor,
+      {
+        action: "action.edit",
+        summary: `edited action ${item.index + 1} of a proposal on ${proposal.graph}: ${before} → ${after} (now ${reviewed.confidence}${dismissed.count > 0 ? `; ${dismissed.count} approval(s) dismissed` : ""})`,
+        graphName: proposal.graph,
+        targetType: "action",
+        targetId: `${proposal.id}#${item.index}`,
+        details: { before: item.action, after: options.action, confidence: reviewed.confidence, dismissedApprovals: dismissed.count },
+      },
+      tx,
+    );
   });
-  return { ...item, action: options.action, review: reviewed, confidence: reviewed.confidence };
+  const updated = (await getProposal(proposal.id)).actions.find((a) => a.index === item.index);
+  if (!updated) throw new AppError("INTERNAL", "the edited action disappeared");
+  return updated;
 }

@@ -3,6 +3,7 @@
  * goes on in the server process (closing the browser tab does not stop it). Queue runs go one
  * question after another in the background.
  */
+import type { Actor } from "../auth/permissions";
 import { AppError } from "../errors";
 import type { LoopConfig } from "../loop/types";
 import type { ProviderName } from "./providers";
@@ -17,6 +18,8 @@ export interface LaunchRunsOptions {
   pending?: boolean;
   provider?: ProviderName;
   config?: Partial<LoopConfig>;
+  /** Who starts the runs (every run of the queue is recorded as theirs). */
+  actor?: Actor;
 }
 
 export interface LaunchedRuns {
@@ -34,7 +37,7 @@ export async function launchRuns(options: LaunchRunsOptions): Promise<LaunchedRu
   const provider = getProvider(options.provider);
   if (!options.pending) {
     if (!options.question?.trim() && !options.queryId) throw new AppError("INVALID_INPUT", "give a question, a queued question's id, or pending: true");
-    const started = await startRun({ graph: options.graph, question: options.question, queryId: options.queryId, provider, config: options.config });
+    const started = await startRun({ graph: options.graph, question: options.question, queryId: options.queryId, provider, config: options.config, actor: options.actor });
     started.done.catch(logFailure);
     return { runId: started.runId, queued: [] };
   }
@@ -44,9 +47,9 @@ export async function launchRuns(options: LaunchRunsOptions): Promise<LaunchedRu
   }
   // The first run is started here so its id can be returned; the rest follow in the background.
   const [first, ...rest] = pending;
-  const started = await startRun({ graph: options.graph, provider, config: options.config, ...(first ? { queryId: first.queryId } : { question: options.question }) });
+  const started = await startRun({ graph: options.graph, provider, config: options.config, actor: options.actor, ...(first ? { queryId: first.queryId } : { question: options.question }) });
   void started.done
-    .then(() => (rest.length > 0 ? runPending({ graph: options.graph, provider, config: options.config }) : []))
+    .then(() => (rest.length > 0 ? runPending({ graph: options.graph, provider, config: options.config, actor: options.actor }) : []))
     .catch(logFailure);
   return { runId: started.runId, queued: rest.map((q) => q.queryId) };
 }

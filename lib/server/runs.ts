@@ -5,12 +5,15 @@
  * half-written proposal. Runs execute in the calling process (server or CLI).
  */
 import os from "node:os";
+import type { Actor } from "../auth/permissions";
+import { accountIdOf, actorLabel } from "../auth/permissions";
 import { AppError } from "../errors";
 import type { Triple } from "../graph/model";
 import { documentIdsOf } from "../import/corpus";
 import { runHopLoop } from "../loop/run-hop-loop";
 import type { LlmCallRecord, LlmProvider, LoopConfig, LoopEvent, RefinementAction, RunStatus, RunTrace, StepRecord } from "../loop/types";
 import { DEFAULT_LOOP_CONFIG } from "../loop/types";
+import { recordAudit } from "./audit";
 import { getDb } from "./db";
 import { findDocuments, getGraphRecord, loadGraph } from "./graph-store";
 import type { ProviderName } from "./providers";
@@ -66,6 +69,8 @@ export interface StartRunOptions {
   config?: Partial<LoopConfig>;
   signal?: AbortSignal;
   onEvent?: (runId: string, event: LoopEvent) => void;
+  /** Who starts it: recorded on the run (separation of duties) and in the audit log. */
+  actor?: Actor;
 }
 
 export interface StartedRun {
@@ -100,7 +105,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   const run = await db.$transaction(async (tx) => {
     const busy = await tx.run.findFirst({ where: { graphId: graphRow.id, queryId: question.queryId, status: "running" }, select: { id: true } });
     if (busy) throw new AppError("CONFLICT", `question ${question.queryId} is already being run (run ${busy.id})`, { runId: busy.id });
-    return tx.run.create({
+    const created = await tx.run.create({
       data: {
         graphId: graphRow.id,
         questionPk: question.pk,
@@ -113,8 +118,18 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
         config: JSON.stringify(config),
         status: "running",
         owner: PROCESS_OWNER,
+        startedById: options.actor ? accountIdOf(options.actor) : null,
+        startedByName: options.actor ? actorLabel(options.actor) : null,
       },
     });
+    if (options.actor) {
+      await recordAudit(
+        options.actor,
+        { action: "run.start", summary: `started a run of ${JSON.stringify(question.text)}`, graphName: options.graph, targetType: "run", targetId: created.id, details: { queryId: question.queryId, provider: provider.name } },
+        tx,
+      );
+    }
+    return created;
   });
 
   const heartbeat = setInterval(() => {

@@ -20,7 +20,9 @@ function describeZodError(error: ZodError): string {
 
 export function errorResponse(error: unknown): NextResponse<ApiErrorBody> {
   if (isAppError(error)) {
-    return NextResponse.json({ error: { code: error.code, message: error.message } }, { status: httpStatusFor(error.code) });
+    const retryAfter = error.code === "RATE_LIMITED" ? Number(error.details.retryAfterSeconds) : NaN;
+    const headers = Number.isFinite(retryAfter) ? { "retry-after": String(Math.max(1, Math.ceil(retryAfter))) } : undefined;
+    return NextResponse.json({ error: { code: error.code, message: error.message } }, { status: httpStatusFor(error.code), headers });
   }
   if (error instanceof ZodError) {
     return NextResponse.json({ error: { code: "INVALID_INPUT", message: describeZodError(error) } }, { status: 400 });

@@ -3,6 +3,8 @@ import type { GraphSummary, ImportReport } from "@/components/api/types";
 import { AppError } from "@/lib/errors";
 import { findGraphs } from "@/lib/server/graph-store";
 import { importGraphFromPath } from "@/lib/server/import-graph";
+import { recordImport } from "@/lib/server/record-import";
+import { requireActor } from "../_lib/auth";
 import { respond } from "../_lib/respond";
 
 export const dynamic = "force-dynamic";
@@ -17,15 +19,19 @@ const importPathBody = z.object({
   root: optionalText,
 });
 
-export async function GET() {
-  return respond<GraphSummary[]>(() => findGraphs());
+export async function GET(request: Request) {
+  return respond<GraphSummary[]>(async () => {
+    await requireActor(request, "read");
+    return findGraphs();
+  });
 }
 
 export async function POST(request: Request) {
   return respond<ImportReport>(
     async () => {
+      const actor = await requireActor(request, "import");
       const body = importPathBody.parse(await readJson(request));
-      return importGraphFromPath(body);
+      return recordImport(actor, await importGraphFromPath(body));
     },
     { status: 201 },
   );

@@ -1,6 +1,10 @@
 import { z } from "zod";
-import { findProposals } from "@/lib/server/proposals";
+import { createProposal, findProposals, getProposal, reviewForGraph } from "@/lib/server/proposals";
+import { getGraphRecord } from "@/lib/server/graph-store";
+import { requireActor } from "../_lib/auth";
+import { readJson } from "../_lib/read-json";
 import { respond } from "../_lib/respond";
+import { submitProposalBody } from "@/lib/server/approvals-requests";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -11,10 +15,29 @@ const query = z.object({
   run: z.string().min(1).max(100).optional(),
 });
 
-/** The review queue: proposals (newest first) with every action, its label and review. */
+/** The review queue: proposals (newest first) with every action, its label, review and approvals. */
 export async function GET(request: Request) {
   return respond(async () => {
+    await requireActor(request, "read");
     const q = query.parse(Object.fromEntries(new URL(request.url).searchParams));
     return findProposals({ graph: q.graph, status: q.status, runId: q.run });
   });
+}
+
+/**
+ * Submit actions for review (a script, an agent, a person): reviewed now against the current
+ * version and queued. The submitter is recorded and may not approve them.
+ */
+export async function POST(request: Request) {
+  return respond(
+    async () => {
+      const actor = await requireActor(request, "propose");
+      const input = submitProposalBody.parse(await readJson(request));
+      const record = await getGraphRecord(input.graph);
+      const reviews = await reviewForGraph({ graph: input.graph, version: record.currentVersion, actions: input.actions });
+      const id = await createProposal({ graph: input.graph, baseVersion: record.currentVersion, source: "api", question: input.question ?? null, actions: input.actions, reviews, submittedBy: actor });
+      return getProposal(id);
+    },
+    { status: 201 },
+  );
 }

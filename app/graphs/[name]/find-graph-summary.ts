@@ -2,6 +2,7 @@ import { cache } from "react";
 import { isAppError } from "@/lib/errors";
 import type { GraphSummary } from "@/lib/server/graph-store";
 import { getGraphSummary } from "@/lib/server/graph-store";
+import { requirePageActor } from "@/app/_lib/page-actor";
 
 /**
  * Only the summary is read for a graph's pages (a few indexed queries), so a missing graph
@@ -9,6 +10,8 @@ import { getGraphSummary } from "@/lib/server/graph-store";
  * of one request share the read.
  */
 export const findGraphSummary = cache(async (name: string): Promise<GraphSummary | null> => {
+  // Every graph page and its layout read through here: the one session check they need.
+  await requirePageActor();
   try {
     return await getGraphSummary(name);
   } catch (error) {

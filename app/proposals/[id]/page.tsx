@@ -11,6 +11,7 @@ import "../../styles/review.css";
 import "../../styles/review-dialogs.css";
 import "../../styles/proposal.css";
 import "../../styles/proposal-actions.css";
+import { requirePageActor } from "@/app/_lib/page-actor";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -35,6 +36,7 @@ export async function generateMetadata({ params }: ProposalPageProps): Promise<M
 
 /** The proposal with every review, the run behind it and the graph's current version, in one render. */
 export default async function ProposalPage({ params, searchParams }: ProposalPageProps) {
+  await requirePageActor();
   // Typed as the components' copies: the compiler checks the two still agree.
   const proposal: ProposalDetails | null = await orNull(getProposal((await params).id));
   if (!proposal) notFound();

@@ -6,6 +6,7 @@ import { HighlightText } from "@/components/proposals/highlight-text";
 import { isAppError } from "@/lib/errors";
 import { findDocuments, getGraphRecord } from "@/lib/server/graph-store";
 import "../../styles/review-source.css";
+import { requirePageActor } from "@/app/_lib/page-actor";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -29,6 +30,7 @@ interface SourcePageProps {
  * the graph's own stored documents are readable here, never the disk.
  */
 export default async function SourcePage({ searchParams }: SourcePageProps) {
+  await requirePageActor();
   const raw = await searchParams;
   const parsed = query.safeParse({ ...raw, hl: raw.hl === undefined ? [] : [raw.hl].flat() });
   if (!parsed.success) notFound();

@@ -4,6 +4,7 @@ import type { RunDetails } from "@/components/api/run-types";
 import { RunView } from "@/components/runs/run-view";
 import { isAppError } from "@/lib/errors";
 import { getRun } from "@/lib/server/runs";
+import { requirePageActor } from "@/app/_lib/page-actor";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -29,6 +30,7 @@ export async function generateMetadata({ params }: RunPageProps): Promise<Metada
 
 /** The run as it is now; while it runs the page follows it over server-sent events. */
 export default async function RunPage({ params }: RunPageProps) {
+  await requirePageActor();
   const run = await findRun((await params).id);
   if (!run) notFound();
   return <RunView initialRun={run} />;

@@ -3,6 +3,8 @@ import type { ImportReport } from "@/components/api/types";
 import { AppError } from "@/lib/errors";
 import { importGraphFromText } from "@/lib/server/import-graph";
 import { checkSize, decodeText, MAX_INPUT_BYTES } from "@/lib/server/read-input";
+import { recordImport } from "@/lib/server/record-import";
+import { requireActor } from "../../_lib/auth";
 import { respond } from "../../_lib/respond";
 
 export const dynamic = "force-dynamic";
@@ -17,6 +19,7 @@ const uploadFields = z.object({
 export async function POST(request: Request) {
   return respond<ImportReport>(
     async () => {
+      const actor = await requireActor(request, "import");
       // Refuse before buffering anything when the client says up front that it is too big.
       const declared = Number(request.headers.get("content-length") ?? "0");
       if (declared > MAX_INPUT_BYTES + 64 * 1024) checkSize(declared, "the upload");
@@ -32,7 +35,7 @@ export async function POST(request: Request) {
       const fields = uploadFields.parse({ name: form.get("name"), format: form.get("format") });
       const text = decodeText(new Uint8Array(await file.arrayBuffer()), file.name);
       const name = fields.name ?? file.name.replace(/\.[^.]+$/, "");
-      return importGraphFromText({ name, fileName: file.name, text, format: fields.format });
+      return recordImport(actor, await importGraphFromText({ name, fileName: file.name, text, format: fields.format }));
     },
     { status: 201 },
   );

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { describeLlmSettings, saveLlmSettings } from "@/lib/server/providers/settings-store";
+import { recordAudit } from "@/lib/server/audit";
+import { requireActor } from "../../_lib/auth";
 import { readJson } from "../../_lib/read-json";
 import { respond } from "../../_lib/respond";
 
@@ -22,11 +24,20 @@ const body = z
   .strict();
 
 /** The LLM settings in effect (environment + saved overrides); the API key only as "set or not". */
-export async function GET() {
-  return respond(async () => describeLlmSettings());
+export async function GET(request: Request) {
+  return respond(async () => {
+    await requireActor(request, "read");
+    return describeLlmSettings();
+  });
 }
 
 /** Save overrides; null or "" returns a field to the environment's value. The API key cannot be set here. */
 export async function PUT(request: Request) {
-  return respond(async () => saveLlmSettings(body.parse(await readJson(request))));
+  return respond(async () => {
+    const actor = await requireActor(request, "admin");
+    const input = body.parse(await readJson(request));
+    const saved = saveLlmSettings(input);
+    await recordAudit(actor, { action: "settings.update", summary: `changed the LLM settings: ${Object.keys(input).join(", ") || "nothing"}`, targetType: "settings", targetId: "llm", details: { fields: Object.keys(input) } });
+    return saved;
+  });
 }

@@ -4,6 +4,7 @@ import { VersionHistory } from "@/components/diff/version-history";
 import { findVersions } from "@/lib/server/changesets";
 import { findGraphSummary } from "../find-graph-summary";
 import "../../../styles/diff.css";
+import { requirePageActor } from "@/app/_lib/page-actor";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -18,6 +19,7 @@ export async function generateMetadata({ params }: VersionsPageProps): Promise<M
 
 /** The history is a few indexed rows (no graph is loaded), so it is rendered with the page. */
 export default async function VersionsPage({ params }: VersionsPageProps) {
+  await requirePageActor();
   const summary = await findGraphSummary((await params).name);
   if (!summary) notFound();
   return <VersionHistory graphName={summary.name} initialVersions={await findVersions(summary.name)} />;

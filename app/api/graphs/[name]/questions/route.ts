@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { recordAudit } from "@/lib/server/audit";
 import { addQuestions, findQuestions } from "@/lib/server/questions";
+import { requireActor } from "../../../_lib/auth";
 import { graphParams } from "../../../_lib/params";
 import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
@@ -12,6 +14,7 @@ const addBody = z.object({ questions: z.array(z.string().trim().min(1, "a questi
 
 export async function GET(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
+    await requireActor(request, "read");
     const { name } = graphParams.parse(await ctx.params);
     const { status } = listQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
     return findQuestions({ graph: name, status });
@@ -21,9 +24,15 @@ export async function GET(request: Request, ctx: { params: Promise<{ name: strin
 export async function POST(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(
     async () => {
+      const actor = await requireActor(request, "propose");
       const { name } = graphParams.parse(await ctx.params);
       const { questions } = addBody.parse(await readJson(request));
-      return addQuestions({ graph: name, texts: questions, source: "user" });
+      const result = await addQuestions({ graph: name, texts: questions, source: "user" });
+      if (result.added.length > 0) {
+        const summary = result.added.length === 1 ? `queued ${JSON.stringify(result.added[0]?.text)}` : `queued ${result.added.length} questions`;
+        await recordAudit(actor, { action: "question.add", summary, graphName: name, targetType: "question", targetId: result.added[0]?.queryId, details: { queryIds: result.added.map((q) => q.queryId) } });
+      }
+      return result;
     },
     { status: 201 },
   );

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { launchRuns } from "@/lib/server/run-launcher";
 import { findRuns } from "@/lib/server/runs";
+import { requireActor } from "../../../_lib/auth";
 import { graphParams } from "../../../_lib/params";
 import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
@@ -16,8 +17,9 @@ const startBody = z.object({
   refineAfterFinalYes: z.boolean().optional(),
 });
 
-export async function GET(_request: Request, ctx: { params: Promise<{ name: string }> }) {
+export async function GET(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
+    await requireActor(request, "read");
     const { name } = graphParams.parse(await ctx.params);
     return findRuns({ graph: name });
   });
@@ -27,6 +29,7 @@ export async function GET(_request: Request, ctx: { params: Promise<{ name: stri
 export async function POST(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(
     async () => {
+      const actor = await requireActor(request, "propose");
       const { name } = graphParams.parse(await ctx.params);
       const body = startBody.parse(await readJson(request));
       return launchRuns({
@@ -36,6 +39,7 @@ export async function POST(request: Request, ctx: { params: Promise<{ name: stri
         pending: body.pending,
         provider: body.provider,
         config: body.refineAfterFinalYes === undefined ? undefined : { refineAfterFinalYes: body.refineAfterFinalYes },
+        actor,
       });
     },
     { status: 202 },

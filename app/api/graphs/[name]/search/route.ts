@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { SearchResult } from "@/components/api/types";
 import { searchNodes } from "@/lib/server/explore-graph";
 import { graphParams } from "../../../_lib/params";
+import { requireActor } from "../../../_lib/auth";
 import { respond } from "../../../_lib/respond";
 
 export const dynamic = "force-dynamic";
@@ -14,6 +15,7 @@ const searchQuery = z.object({
 
 export async function GET(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond<SearchResult>(async () => {
+    await requireActor(request, "read");
     const { name } = graphParams.parse(await ctx.params);
     const search = new URL(request.url).searchParams;
     const { q, limit } = searchQuery.parse({ q: search.get("q") ?? undefined, limit: search.get("limit") ?? undefined });

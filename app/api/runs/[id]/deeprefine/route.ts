@@ -2,6 +2,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { deepRefineFileNames, refinementActionsText, traceToDeepRefineJson } from "@/lib/loop/deeprefine-files";
 import { getRun, traceOfRun } from "@/lib/server/runs";
+import { requireActor } from "../../../_lib/auth";
 import { errorResponse } from "../../../_lib/respond";
 
 export const dynamic = "force-dynamic";
@@ -13,6 +14,7 @@ const query = z.object({ file: z.enum(["trace", "refinement"]).default("trace") 
 /** The run as the deeprefine skill's files: `?file=trace` (loop_trace_<id>.json) or `?file=refinement`. */
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   try {
+    await requireActor(request, "read");
     const { id } = params.parse(await ctx.params);
     const { file } = query.parse(Object.fromEntries(new URL(request.url).searchParams));
     const run = await getRun(id);

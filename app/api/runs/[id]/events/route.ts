@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getRun } from "@/lib/server/runs";
 import type { RunDetails } from "@/lib/server/runs";
+import { requireActor } from "../../../_lib/auth";
 import { errorResponse } from "../../../_lib/respond";
 
 export const dynamic = "force-dynamic";
@@ -19,6 +20,7 @@ const POLL_MS = 300;
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   let first: RunDetails;
   try {
+    await requireActor(request, "read");
     const { id } = params.parse(await ctx.params);
     first = await getRun(id);
   } catch (error) {

@@ -4,6 +4,7 @@ import { VersionDiffView } from "@/components/diff/version-diff-view";
 import { findVersions } from "@/lib/server/changesets";
 import { findGraphSummary } from "../../find-graph-summary";
 import "../../../../styles/diff.css";
+import { requirePageActor } from "@/app/_lib/page-actor";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -28,6 +29,7 @@ export async function generateMetadata({ params }: VersionPageProps): Promise<Me
  * here: route handlers and pages hold separate module instances, so the diff comes from the API.
  */
 export default async function VersionPage({ params, searchParams }: VersionPageProps) {
+  await requirePageActor();
   const { name, version } = await params;
   const summary = await findGraphSummary(name);
   const to = parseVersion(version);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { getGraphRecord } from "@/lib/server/graph-store";
 import { syncMemoryFiles } from "@/lib/server/questions";
 import { AppError } from "@/lib/errors";
+import { requireActor } from "../../../../_lib/auth";
 import { graphParams } from "../../../../_lib/params";
 import { readJson } from "../../../../_lib/read-json";
 import { respond } from "../../../../_lib/respond";
@@ -13,6 +14,7 @@ const body = z.object({ dir: z.string().trim().min(1).optional() });
 
 export async function POST(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
+    await requireActor(request, "propose");
     const { name } = graphParams.parse(await ctx.params);
     const { dir } = body.parse(await readJson(request));
     const folder = dir ?? (await getGraphRecord(name)).sourcePath;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Neighbourhood } from "@/components/api/types";
 import { getNeighbourhood } from "@/lib/server/explore-graph";
 import { nodeParams } from "../../../../../_lib/params";
+import { requireActor } from "../../../../../_lib/auth";
 import { respond } from "../../../../../_lib/respond";
 
 export const dynamic = "force-dynamic";
@@ -14,6 +15,7 @@ const neighbourhoodQuery = z.object({
 
 export async function GET(request: Request, ctx: { params: Promise<{ name: string; nodeId: string }> }) {
   return respond<Neighbourhood>(async () => {
+    await requireActor(request, "read");
     const { name, nodeId } = nodeParams.parse(await ctx.params);
     const search = new URL(request.url).searchParams;
     const { depth, limit } = neighbourhoodQuery.parse({

@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { actorLabel } from "@/lib/auth/permissions";
+import { recordAudit } from "@/lib/server/audit";
 import { revertVersion } from "@/lib/server/changesets";
+import { requireActor } from "../../../../../_lib/auth";
 import { readJson } from "../../../../../_lib/read-json";
 import { respond } from "../../../../../_lib/respond";
 
@@ -7,13 +10,16 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 const params = z.object({ name: z.string().min(1).max(200), version: z.coerce.number().int().min(1) });
-const body = z.object({ actor: z.string().trim().max(200).optional() });
 
 /** Undo the change that created this version, as a new version. */
 export async function POST(request: Request, ctx: { params: Promise<{ name: string; version: string }> }) {
   return respond(async () => {
+    const actor = await requireActor(request, "revert");
     const { name, version } = params.parse(await ctx.params);
-    const input = body.parse(await readJson(request));
-    return revertVersion({ graph: name, version, actor: input.actor ?? "web" });
+    // The body no longer names the actor: who reverts is whoever is signed in.
+    await readJson(request);
+    const result = await revertVersion({ graph: name, version, actor: actorLabel(actor) });
+    await recordAudit(actor, { action: "changeset.revert", summary: `reverted version ${version} of ${name} as version ${result.version}`, graphName: name, targetType: "version", targetId: result.version, details: { reverted: version } });
+    return result;
   });
 }

@@ -1,0 +1,18 @@
+import { recordAudit } from "@/lib/server/audit";
+import { deleteSession } from "@/lib/server/auth/delete-session";
+import { clientIp } from "@/lib/server/auth/request-info";
+import { requireSessionUser } from "../../_lib/auth";
+import { handle, signedOutResponse } from "../_lib/session-response";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** Sign out: the session is deleted on the server and both cookies are cleared. */
+export async function POST(request: Request) {
+  return handle(async () => {
+    const actor = await requireSessionUser(request, "read");
+    await deleteSession({ sessionId: actor.sessionId });
+    await recordAudit(actor, { action: "auth.logout", summary: `${actor.username} signed out`, targetType: "session", ip: clientIp(request) });
+    return signedOutResponse(request, { signedOut: true });
+  });
+}

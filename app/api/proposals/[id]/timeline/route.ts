@@ -1,0 +1,16 @@
+import { findProposalTimeline } from "@/lib/server/approvals-timeline";
+import { requireActor } from "../../../_lib/auth";
+import { proposalParams } from "../../../_lib/ids";
+import { respond } from "../../../_lib/respond";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** Who ran, proposed, approved, vetoed, withdrew, commented, applied and reverted — oldest first. */
+export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  return respond(async () => {
+    await requireActor(request, "read");
+    const { id } = proposalParams.parse(await ctx.params);
+    return findProposalTimeline({ proposalId: id });
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * First-run set-up: the first visitor creates the admin. There is no default password.
+ *
+ * Race-safe on any database: besides checking that no user exists, the transaction inserts a
+ * fixed Setting key, whose primary key lets exactly one of two simultaneous set-ups commit.
+ */
+import { AppError } from "../../errors";
+import { recordAudit } from "../audit";
+import { getDb } from "../db";
+import { Prisma } from "../generated/prisma/client";
+import { toUserView, userSelect } from "./account-fields";
+import type { UserView } from "./account-fields";
+import { assertAcceptablePassword, hashPassword } from "./passwords";
+
+const SETUP_KEY = "auth.setup";
+
+export interface CreateFirstAdminOptions {
+  username: string;
+  displayName?: string;
+  password: string;
+  ip?: string | null;
+}
+
+const ALREADY_DONE = "set-up is already done: an account exists; sign in instead";
+
+export async function createFirstAdmin(options: CreateFirstAdminOptions): Promise<UserView> {
+  assertAcceptablePassword(options.password);
+  const passwordHash = await hashPassword(options.password);
+  const db = getDb();
+  try {
+    return await db.$transaction(async (tx) => {
+      if ((await tx.user.count()) > 0) throw new AppError("CONFLICT", ALREADY_DONE);
+      await tx.setting.create({ data: { key: SETUP_KEY, value: new Date().toISOString() } });
+      const user = await tx.user.create({
+        data: { username: options.username, displayName: options.displayName?.trim() || options.username, passwordHash, role: "admin" },
+        select: userSelect,
+      });
+      const actor = { kind: "user" as const, userId: user.id, username: user.username, displayName: user.displayName, role: "admin" as const, sessionId: "" };
+      await recordAudit(actor, { action: "auth.setup", summary: `created the first admin account ${user.username}`, targetType: "user", targetId: user.id, ip: options.ip }, tx);
+      return toUserView(user);
+    });
+  } catch (error) {
+    if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002") throw new AppError("CONFLICT", ALREADY_DONE);
+    throw error;
+  }
+}

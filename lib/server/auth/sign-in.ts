@@ -1,0 +1,55 @@
+/**
+ * Sign in with a username and password: rate-limited, every attempt recorded (LoginAttempt for
+ * the limit, AuditEvent for people), the same answer and about the same time for an unknown
+ * name, a wrong password and a disabled account.
+ */
+import { SYSTEM_ACTOR } from "../../auth/permissions";
+import type { Actor } from "../../auth/permissions";
+import { AppError } from "../../errors";
+import { recordAudit } from "../audit";
+import { getDb } from "../db";
+import { roleSchema } from "./account-fields";
+import { checkLoginRateLimit } from "./check-login-rate-limit";
+import { createSession } from "./create-session";
+import { deleteExpiredSessions } from "./delete-session";
+import { getDummyHash, verifyPassword } from "./passwords";
+import type { SessionCookieValues } from "./session-cookies";
+
+export interface SignInOptions {
+  username: string;
+  password: string;
+  ip: string;
+  userAgent?: string | null;
+}
+
+export interface SignedIn {
+  actor: Extract<Actor, { kind: "user" }>;
+  cookies: SessionCookieValues;
+}
+
+export async function signIn(options: SignInOptions): Promise<SignedIn> {
+  const username = options.username.trim().toLowerCase().slice(0, 100);
+  await checkLoginRateLimit({ username, ip: options.ip });
+  const db = getDb();
+  const user = await db.user.findUnique({ where: { username }, select: { id: true, username: true, displayName: true, role: true, passwordHash: true, disabledAt: true } });
+  const isPasswordRight = await verifyPassword(options.password, user?.passwordHash ?? (await getDummyHash()));
+  if (!user || !isPasswordRight || user.disabledAt) {
+    await db.loginAttempt.create({ data: { username, ip: options.ip, ok: false } });
+    const why = !user ? "no such account" : !isPasswordRight ? "wrong password" : "account disabled";
+    await recordAudit(SYSTEM_ACTOR, {
+      action: "auth.login_failed",
+      summary: `failed sign-in as ${JSON.stringify(options.username.slice(0, 100))}: ${why}`,
+      targetType: "user",
+      targetId: user?.id ?? null,
+      details: { username: options.username.slice(0, 100), reason: why },
+      ip: options.ip,
+    });
+    throw new AppError("UNAUTHENTICATED", "wrong username or password");
+  }
+  await db.loginAttempt.create({ data: { username, ip: options.ip, ok: true } });
+  await deleteExpiredSessions();
+  const session = await createSession({ userId: user.id, ip: options.ip, userAgent: options.userAgent });
+  const actor = { kind: "user" as const, userId: user.id, username: user.username, displayName: user.displayName, role: roleSchema.parse(user.role), sessionId: session.sessionId };
+  await recordAudit(actor, { action: "auth.login", summary: `${user.username} signed in`, targetType: "session", ip: options.ip });
+  return { actor, cookies: session };
+}

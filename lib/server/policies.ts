@@ -1,0 +1,84 @@
+/**
+ * Approval policies per graph: read by anyone who can read the graph, changed only by admins.
+ * A graph without a row uses DEFAULT_APPROVAL_POLICY. Every change is audited with the policy
+ * before and after; turning separation of duties off (a one-person install) is named in the
+ * summary so it stands out in the log.
+ */
+import type { Actor } from "../auth/permissions";
+import { actorLabel, can } from "../auth/permissions";
+import type { ApprovalPolicy } from "../auth/approval-policy";
+import { DEFAULT_APPROVAL_POLICY, approvalPolicySchema } from "../auth/approval-policy";
+import { AppError } from "../errors";
+import { recordAudit } from "./audit";
+import { getDb } from "./db";
+import type { Prisma } from "./generated/prisma/client";
+import { getGraphRecord } from "./graph-store";
+
+export interface GraphPolicy {
+  graph: string;
+  policy: ApprovalPolicy;
+  /** False when the graph uses the defaults (no policy was ever saved). */
+  isCustom: boolean;
+  updatedAt: string | null;
+  updatedBy: string | null;
+}
+
+type PolicyRow = Prisma.ApprovalPolicyGetPayload<object>;
+
+function toPolicy(row: PolicyRow | null): ApprovalPolicy {
+  if (!row) return { ...DEFAULT_APPROVAL_POLICY };
+  return approvalPolicySchema.parse({
+    requiredHigh: row.requiredHigh,
+    requiredMedium: row.requiredMedium,
+    requiredLow: row.requiredLow,
+    lowNeedsReason: row.lowNeedsReason,
+    approverRole: row.approverRole,
+    bulkHigh: row.bulkHigh,
+    separateDuties: row.separateDuties,
+  });
+}
+
+/** The policy of a graph by its id (defaults when none was saved); `tx` reads inside a transaction. */
+export async function getPolicyForGraphId(graphId: string, tx: Prisma.TransactionClient = getDb()): Promise<ApprovalPolicy> {
+  return toPolicy(await tx.approvalPolicy.findUnique({ where: { graphId } }));
+}
+
+export async function getApprovalPolicy(options: { graph: string }): Promise<GraphPolicy> {
+  const record = await getGraphRecord(options.graph);
+  const row = await getDb().approvalPolicy.findUnique({ where: { graphId: record.id } });
+  return { graph: record.name, policy: toPolicy(row), isCustom: row !== null, updatedAt: row?.updatedAt.toISOString() ?? null, updatedBy: row?.updatedBy ?? null };
+}
+
+function describeChanges(before: ApprovalPolicy, after: ApprovalPolicy): string[] {
+  const out: string[] = [];
+  for (const key of Object.keys(after) as (keyof ApprovalPolicy)[]) {
+    if (before[key] !== after[key]) out.push(`${key} ${String(before[key])} → ${String(after[key])}`);
+  }
+  return out;
+}
+
+export async function updateApprovalPolicy(options: { graph: string; actor: Actor; policy: ApprovalPolicy }): Promise<GraphPolicy> {
+  if (options.actor.kind === "token" || !can(options.actor, "admin")) throw new AppError("FORBIDDEN", "only admins can change an approval policy");
+  const policy = approvalPolicySchema.parse(options.policy);
+  const record = await getGraphRecord(options.graph);
+  const by = actorLabel(options.actor);
+  await getDb().$transaction(async (tx) => {
+    const before = await getPolicyForGraphId(record.id, tx);
+    await tx.approvalPolicy.upsert({ where: { graphId: record.id }, create: { graphId: record.id, ...policy, updatedBy: by }, update: { ...policy, updatedBy: by } });
+    const changes = describeChanges(before, policy);
+    const dutiesOff = before.separateDuties && !policy.separateDuties;
+    await recordAudit(
+      options.actor,
+      {
+        action: "policy.update",
+        summary: `${dutiesOff ? "turned separation of duties OFF and " : ""}changed the approval policy of ${record.name}: ${changes.length > 0 ? changes.join(", ") : "no change"}`,
+        graphName: record.name,
+        targetType: "policy",
+        targetId: record.name,
+        details: { before, after: policy },
+      },
+      tx,
+    );
+  });
+  return getApprovalPolicy({ graph: record.name });
+}
