@@ -70,7 +70,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             </div>
           </header>
           <main className="page">
-            <SessionProvider actor={actor}>{children}</SessionProvider>
+            <SessionProvider actor={actor && { kind: "user", userId: actor.userId, username: actor.username, displayName: actor.displayName, role: actor.role }}>{children}</SessionProvider>
           </main>
         </QueryProvider>
       </body>

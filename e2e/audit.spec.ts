@@ -41,11 +41,11 @@ test("a day of the audit log reads in order, filters narrow it, and the export m
   // Newest first, each with its time, who (and how) and the sentence.
   await expect(events.first().locator("time")).toHaveText(clockTimeIn(new Date("2026-11-20T10:02:00Z"), timeZone));
   await expect(events.first()).toContainText('failed sign-in as "vera"');
-  await expect(events.nth(3)).toContainText("Rita Moreno (rita)");
+  await expect(events.nth(3)).toContainText("Rosa Marquez (rosa)");
   await expect(events.nth(3)).toContainText("(1 of 2 approvals, LOW confidence)");
   await expect(events.nth(4).locator(".audit-kind")).toHaveText("via token");
   await expect(events.nth(3).getByRole("link", { name: "action 1" })).toHaveAttribute("href", "/proposals/p-e2e#action-1");
-  await expect(events.nth(2).getByRole("link", { name: "version 2" })).toHaveAttribute("href", "/graphs/audit-e2e/versions/2");
+  await expect(events.nth(1).getByRole("link", { name: "version 2" })).toHaveAttribute("href", "/graphs/audit-e2e/versions/2");
   // Details open on demand; the admin sees the IP address.
   await events.nth(3).getByText("Details").click();
   await expect(events.nth(3).locator("dl")).toContainText("names the retry loop");
@@ -53,10 +53,10 @@ test("a day of the audit log reads in order, filters narrow it, and the export m
   await expect(events.last().locator("dl")).toContainText("10.0.0.21");
   await page.screenshot({ path: path.join(artifacts, "audit.png"), fullPage: true });
 
-  // Who: rita covers her browser session and her token.
-  await page.getByTestId("audit-filter-actor").selectOption("rita");
+  // Who: rosa covers her browser session and her token.
+  await page.getByTestId("audit-filter-actor").selectOption("rosa");
   await expect(events).toHaveCount(3);
-  await expect(page).toHaveURL(/actor=rita/);
+  await expect(page).toHaveURL(/actor=rosa/);
   // What: the decisions group.
   await page.getByTestId("audit-filter-action").selectOption("action.");
   await expect(events).toHaveCount(1);
@@ -68,7 +68,7 @@ test("a day of the audit log reads in order, filters narrow it, and the export m
   const lines = fs.readFileSync(await download.path(), "utf8").trimEnd().split("\n");
   const exported = lines.map((line) => JSON.parse(line) as { action: string; actorName: string; at: string; details: { reason?: string } });
   expect(exported).toHaveLength(1);
-  expect(exported[0]).toMatchObject({ action: "action.approve", actorName: "Rita Moreno (rita)", at: "2026-11-20T09:14:00.000Z" });
+  expect(exported[0]).toMatchObject({ action: "action.approve", actorName: "Rosa Marquez (rosa)", at: "2026-11-20T09:14:00.000Z" });
   expect(exported[0]?.details.reason).toBe("names the retry loop");
 
   // Text that matches nothing: the empty state says so.

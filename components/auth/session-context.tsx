@@ -9,7 +9,8 @@ import type { ReactNode } from "react";
 import type { Actor, Permission } from "@/lib/auth/permissions";
 import { can } from "@/lib/auth/permissions";
 
-type SessionUser = Extract<Actor, { kind: "user" }>;
+/** What the page may know of the signed-in person (not the session id). */
+export type SessionUser = Omit<Extract<Actor, { kind: "user" }>, "sessionId">;
 
 const SessionContext = createContext<SessionUser | null>(null);
 
@@ -23,5 +24,5 @@ export function useSessionUser(): SessionUser | null {
 
 export function useCan(permission: Permission): boolean {
   const actor = useSessionUser();
-  return actor !== null && can(actor, permission);
+  return actor !== null && can({ ...actor, sessionId: "" }, permission);
 }

@@ -47,7 +47,7 @@ export function ActionCard({ proposalId, graph, item, actor, policy, startedById
   const { evaluation } = item;
   const decision = decisionFor(
     actor,
-    { confidence: item.confidence, status: item.status, startedById, submittedById, approvals: evaluation.approvals, required: evaluation.required, vetoed: evaluation.vetoed, approverIds: evaluation.approverIds },
+    { confidence: item.confidence, status: item.status, startedById, submittedById, approvals: evaluation.approvals, required: evaluation.required, vetoed: evaluation.vetoed, approverIds: evaluation.approverIds, editedByIds: item.editedByIds },
     policy,
   );
 

@@ -16,6 +16,7 @@ export interface DecisionSubject {
   required: number;
   vetoed: boolean;
   approverIds: string[];
+  editedByIds?: string[];
 }
 
 export interface DecisionView {
@@ -41,19 +42,17 @@ export function decisionFor(actor: Actor | null, subject: DecisionSubject, polic
   const me = actor.kind === "user" ? actor.userId : null;
   const verdict = canApprove(
     actor,
-    { confidence: subject.confidence, status: subject.status, startedById: subject.startedById, submittedById: subject.submittedById, vetoed: subject.vetoed, approvedByActor: me !== null && subject.approverIds.includes(me) },
+    { confidence: subject.confidence, status: subject.status, startedById: subject.startedById, submittedById: subject.submittedById, vetoed: subject.vetoed, approvedByActor: me !== null && subject.approverIds.includes(me), editedByIds: subject.editedByIds },
     policy,
   );
   if (verdict.allowed) return { canDecide: true, refusal: null, approveLabel, isLow };
-  const refusal =
-    verdict.code === "OWN_RUN"
-      ? "your own run: someone else must approve it"
-      : verdict.code === "OWN_PROPOSAL"
-        ? "your own proposal: someone else must approve it"
-        : verdict.code === "ALREADY_APPROVED"
-          ? `you approved it (${subject.approvals} of ${subject.required}); waiting for another reviewer`
-          : verdict.code === "VETOED"
-            ? "vetoed: the reject must be withdrawn first"
-            : verdict.reason;
+  const plain: Partial<Record<typeof verdict.code, string>> = {
+    OWN_RUN: "your own run: someone else must approve it",
+    OWN_PROPOSAL: "your own proposal: someone else must approve it",
+    OWN_EDIT: "you edited it: someone else must approve it",
+    ALREADY_APPROVED: `you approved it (${subject.approvals} of ${subject.required}); waiting for another reviewer`,
+    VETOED: "vetoed: the reject must be withdrawn first",
+  };
+  const refusal = plain[verdict.code] ?? verdict.reason;
   return { canDecide: true, refusal, approveLabel, isLow };
 }

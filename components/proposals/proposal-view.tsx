@@ -48,6 +48,7 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex }
     required: a.evaluation.required,
     vetoed: a.evaluation.vetoed,
     approverIds: a.evaluation.approverIds,
+    editedByIds: a.editedByIds,
   });
   const pending = useMemo(() => proposal.actions.filter((a) => a.status === "pending"), [proposal]);
   // Until the person picks, the preview shows what the labels recommend: every pending HIGH (the

@@ -28,6 +28,7 @@ export interface QueueRow {
   approvals: number;
   required: number;
   approverIds: string[];
+  editedByIds: string[];
   vetoedBy: string[];
   /** Why an approval was dismissed ("changed since approved: …"), while it waits again. */
   changedSinceApproved: string | null;
@@ -55,6 +56,7 @@ export function toQueueRows(proposals: ProposalDetails[]): QueueRow[] {
       approvals: a.evaluation.approvals,
       required: a.evaluation.required,
       approverIds: a.evaluation.approverIds,
+      editedByIds: a.editedByIds,
       vetoedBy: a.evaluation.vetoers.map((v) => v.userName),
       changedSinceApproved: a.changedSinceApproved,
       startedById: p.startedById,
@@ -133,6 +135,7 @@ export function decisionSubjectOf(row: QueueRow) {
     required: row.required,
     vetoed: row.vetoedBy.length > 0,
     approverIds: row.approverIds,
+    editedByIds: row.editedByIds,
   };
 }
 

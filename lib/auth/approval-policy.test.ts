@@ -28,6 +28,7 @@ describe("canApprove", () => {
     expect(canApprove(user("sam", "admin"), target, p)).toMatchObject({ allowed: false, code: "OWN_RUN" });
     expect(canApprove(user("pat", "reviewer"), target, p)).toMatchObject({ allowed: false, code: "OWN_PROPOSAL" });
     expect(canApprove(user("rita", "reviewer"), target, p)).toEqual({ allowed: true });
+    expect(canApprove(user("rita", "reviewer"), { ...target, editedByIds: ["rita"] }, p)).toMatchObject({ allowed: false, code: "OWN_EDIT" });
   });
 
   it("follows approverRole and separateDuties; refuses vetoed, decided and already approved actions", () => {

@@ -8,7 +8,8 @@
  *   approved or applied.
  * - An approval stops counting when it is withdrawn, or dismissed because something the action
  *   touches changed after it was given ("changed since approved").
- * - Separation of duties: whoever started the run or submitted the proposal cannot approve it.
+ * - Separation of duties: whoever started the run or submitted the proposal cannot approve it,
+ *   nor can whoever edited the action under review (they wrote what would be applied).
  * - API tokens, the CLI and the server itself never approve: approval needs a signed-in person.
  */
 import { z } from "zod";
@@ -60,6 +61,7 @@ export type RefusalCode =
   | "NEEDS_ADMIN"
   | "OWN_RUN"
   | "OWN_PROPOSAL"
+  | "OWN_EDIT"
   | "NOT_PENDING"
   | "VETOED"
   | "ALREADY_APPROVED";
@@ -79,6 +81,8 @@ export interface ApprovalTarget {
   vetoed?: boolean;
   /** Has this actor an active approval of this action already? */
   approvedByActor?: boolean;
+  /** Accounts that edited the action under review: they wrote what is approved, like a submitter. */
+  editedByIds?: readonly string[];
 }
 
 const ALLOWED: Verdict = { allowed: true };
@@ -104,6 +108,7 @@ export function canApprove(actor: Actor, target: ApprovalTarget, policy: Approva
   if (policy.separateDuties && me !== null) {
     if (target.startedById === me) return refuse("OWN_RUN", "you started the run that proposed this: someone else must approve it");
     if (target.submittedById === me) return refuse("OWN_PROPOSAL", "you submitted this proposal: someone else must approve it");
+    if (target.editedByIds?.includes(me)) return refuse("OWN_EDIT", "you edited this action: someone else must approve it");
   }
   if (target.vetoed) return refuse("VETOED", "this action is vetoed: the reject must be withdrawn before anyone can approve it");
   if (target.status !== "pending") return refuse("NOT_PENDING", `this action is already ${target.status}`);

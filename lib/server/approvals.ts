@@ -66,6 +66,7 @@ export function approvalTarget(proposal: ProposalDetails, item: ProposalActionIt
     submittedById: proposal.submittedById,
     vetoed: item.evaluation.vetoed,
     approvedByActor: me !== null && item.evaluation.approverIds.includes(me),
+    editedByIds: item.editedByIds,
   };
 }
 

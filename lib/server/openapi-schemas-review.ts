@@ -60,6 +60,7 @@ export const ProposalActionItem = z.object({
   decisions: z.array(Decision).describe("every approval and veto, including withdrawn and dismissed ones"),
   evaluation: ActionEvaluation,
   changedSinceApproved: z.string().nullable().describe("why an approval was dismissed when something the action touches changed"),
+  editedByIds: z.array(z.string()).describe("accounts that edited it under review: like its submitter, they cannot approve it"),
 });
 
 export const ProposalDetails = z.object({

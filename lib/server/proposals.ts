@@ -50,6 +50,8 @@ export interface ProposalActionItem {
   evaluation: ActionEvaluation;
   /** Why an approval was dismissed when what the action touches changed (pending actions only). */
   changedSinceApproved: string | null;
+  /** Accounts that edited it under review: separation of duties treats them like its submitter. */
+  editedByIds: string[];
 }
 
 export interface ProposalDetails {
@@ -151,6 +153,11 @@ type ProposalRow = Prisma.ProposalGetPayload<{ include: typeof proposalInclude }
 async function toDetails(row: ProposalRow, policy?: ApprovalPolicy): Promise<ProposalDetails> {
   const graphPolicy = policy ?? (await getPolicyForGraphId(row.graphId));
   const sorted = [...row.actions].sort((a, b) => a.index - b.index);
+  const edits = await getDb().auditEvent.findMany({
+    where: { action: "action.edit", targetType: "action", targetId: { startsWith: `${row.id}#` }, actorId: { not: null } },
+    select: { targetId: true, actorId: true },
+  });
+  const editorsOf = (index: number) => [...new Set(edits.filter((e) => e.targetId === `${row.id}#${index}`).map((e) => e.actorId as string))];
   const actions: ProposalActionItem[] = [];
   for (const a of sorted) {
     const evaluated = await evaluateActionRow({ policy: graphPolicy, graph: row.graph, baseVersion: row.baseVersion, row: a });
@@ -162,6 +169,7 @@ async function toDetails(row: ProposalRow, policy?: ApprovalPolicy): Promise<Pro
       status: a.status as ActionStatus,
       appliedIn: a.appliedIn,
       ...evaluated,
+      editedByIds: editorsOf(a.index),
     });
   }
   const counts: Record<Confidence, number> = { HIGH: 0, MEDIUM: 0, LOW: 0 };

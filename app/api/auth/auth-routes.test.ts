@@ -46,6 +46,8 @@ function loginAs(username: string, password: string, headers: Headers = {}) {
 }
 
 let db: TestDatabase;
+/** Whoever won the set-up race below (either of the two names). */
+let adminName = "";
 beforeAll(async () => {
   db = await useTestDatabase("auth-routes");
 });
@@ -69,6 +71,8 @@ describe("first-run set-up", () => {
     expect(users[0]?.role).toBe("admin");
     expect(users[0]?.passwordHash).toMatch(/^scrypt\$/);
     const winner = a.status === 201 ? a : b;
+    adminName = users[0]?.username ?? "";
+    expect(["alice", "mallory"]).toContain(adminName);
     // The set-up signs the new admin in.
     const me = (await (await session(req("/api/auth/session", { headers: { cookie: cookiesOf(winner) } }))).json()) as { user: { role: string }; csrfToken: string };
     expect(me.user.role).toBe("admin");
@@ -192,7 +196,7 @@ describe("CSRF", () => {
 
 describe("accounts (admin)", () => {
   it("creates accounts with a role and changes them; only admins", async () => {
-    const admin = await signInHeaders("alice");
+    const admin = await signInHeaders(adminName);
     const created = await createUser(req("/api/users", json(admin, { username: "Dora", password: "dora-password-1", role: "viewer" })));
     expect(created.status).toBe(201);
     const dora = (await created.json()) as { id: string; username: string; role: string };
@@ -210,15 +214,15 @@ describe("accounts (admin)", () => {
   });
 
   it("refuses to demote or disable the last active admin", async () => {
-    const admin = await signInHeaders("alice");
-    const alice = await getDb().user.findUniqueOrThrow({ where: { username: "alice" } });
+    const admin = await signInHeaders(adminName);
+    const alice = await getDb().user.findUniqueOrThrow({ where: { username: adminName } });
     const ctx = { params: Promise.resolve({ id: alice.id }) };
     expect(await codeOf(await updateUser(req(`/api/users/${alice.id}`, json(admin, { role: "viewer" }, "PATCH")), ctx))).toBe("CONFLICT");
     expect(await codeOf(await updateUser(req(`/api/users/${alice.id}`, json(admin, { disabled: true }, "PATCH")), ctx))).toBe("CONFLICT");
   });
 
   it("a disabled account cannot sign in, and its sessions and tokens stop working", async () => {
-    const admin = await signInHeaders("alice");
+    const admin = await signInHeaders(adminName);
     const user = await createTestUser({ username: "dan", role: "reviewer" });
     const session = await signInHeaders("dan");
     const token = await createTestToken("dan", "read");
@@ -231,7 +235,7 @@ describe("accounts (admin)", () => {
   });
 
   it("an admin's password reset ends the account's sessions", async () => {
-    const admin = await signInHeaders("alice");
+    const admin = await signInHeaders(adminName);
     const user = await createTestUser({ username: "erin", role: "viewer" });
     const session = await signInHeaders("erin");
     await updateUser(req(`/api/users/${user.id}`, json(admin, { password: "reset-password-99" }, "PATCH")), { params: Promise.resolve({ id: user.id }) });
@@ -281,7 +285,7 @@ describe("API tokens", () => {
   });
 
   it("can never revert or administer, even an admin's token", async () => {
-    const token = await createTestToken("alice", "propose");
+    const token = await createTestToken(adminName, "propose");
     const revertCtx = { params: Promise.resolve({ name: "httpx", version: "2" }) };
     expect(await codeOf(await revert(req("/api/graphs/httpx/versions/2/revert", json(token, {})), revertCtx))).toBe("FORBIDDEN");
     expect(await codeOf(await saveSettings(req("/api/settings/llm", json(token, { model: "x" }, "PUT"))))).toBe("FORBIDDEN");

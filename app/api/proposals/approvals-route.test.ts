@@ -263,9 +263,13 @@ describe("stale approvals", () => {
       { params: Promise.resolve({ id, index: "0" }) },
     );
     expect(res.status).toBe(200);
-    const item = (await res.json()) as { evaluation: { approvals: number; dismissed: { reason: string }[] } };
+    const item = (await res.json()) as { evaluation: { approvals: number; dismissed: { reason: string }[] }; confidence: string };
     expect(item.evaluation.approvals).toBe(0);
     expect(item.evaluation.dismissed[0]?.reason).toBe("the action was edited by remy");
+    // Remy wrote what would be applied now: like a submitter, he cannot approve it.
+    const own = await approveAs("remy", id, { actions: [0], lowConfidence: true, reason: "mine" });
+    expect(own.status).toBe(403);
+    expect(own.body.error?.message).toMatch(/you edited this action/);
   });
 });
 
