@@ -47,7 +47,7 @@ const card = (page: Page, index: number) => page.locator(`[data-testid="action-c
 
 async function openProposal(page: Page, id: string): Promise<void> {
   await page.goto(`/proposals/${id}`);
-  await expect(page.getByTestId("proposal-page")).toHaveAttribute("data-session", "ready");
+  await expect(page.getByTestId("proposal-page")).toHaveAttribute("data-hydrated", /\d+/);
 }
 
 test.describe.serial("approving as a team", () => {
@@ -82,6 +82,7 @@ test.describe.serial("approving as a team", () => {
     expect(refused.status()).toBe(403);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toContain("you submitted this proposal");
     await expect(page.getByTestId("proposal-people")).toContainText("Submitted by");
+    await page.screenshot({ path: path.join(artifacts, "team-refused.png") });
   });
 
   test("two reviewers approve a LOW action together: the first is recorded, the second applies", async ({ browser }) => {
@@ -148,7 +149,7 @@ test.describe.serial("approving as a team", () => {
     await expect(vic.page.getByTestId("decision-bar")).toHaveCount(0);
     await expect(vic.page.getByTestId("read-only-notice")).toBeVisible();
     await vic.page.goto(`/review?graph=${GRAPH}`);
-    await expect(vic.page.getByTestId("review-queue")).toHaveAttribute("data-session", "ready");
+    await expect(vic.page.getByTestId("review-queue")).toHaveAttribute("data-hydrated", /\d+/);
     await expect(vic.page.locator(`[data-testid="queue-row"][data-key="${highProposal}:0"]`)).toBeVisible();
     await expect(vic.page.getByTestId("row-approve")).toHaveCount(0);
     const refused = await vic.page.request.post(`/api/proposals/${highProposal}/approve`, { data: { actions: [0] }, headers: { "x-csrf-token": vic.csrf } });

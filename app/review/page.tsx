@@ -7,6 +7,7 @@ import "../styles/review.css";
 import "../styles/review-dialogs.css";
 import "../styles/review-queue.css";
 import { requirePageActor } from "@/app/_lib/page-actor";
+import { toDecider } from "@/components/proposals/decision-rules";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -23,10 +24,10 @@ interface ReviewPageProps {
  * hydrates quickly. The proposal page has the full review.
  */
 export default async function ReviewPage({ searchParams }: ReviewPageProps) {
-  await requirePageActor();
+  const actor = await requirePageActor();
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(await searchParams)) if (typeof value === "string") params.set(key, value);
   // Typed as the components' copy: the compiler checks the two still agree.
   const proposals: ProposalDetails[] = await findProposals({});
-  return <ReviewQueue initialRows={toQueueRows(proposals)} initialFilters={parseQueueFilters(params)} />;
+  return <ReviewQueue initialRows={toQueueRows(proposals)} initialFilters={parseQueueFilters(params)} viewer={toDecider(actor)} />;
 }

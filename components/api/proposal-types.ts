@@ -26,7 +26,7 @@ export interface PreviewResult {
   graph: DiffGraph;
 }
 
-/** POST /api/proposals/{id}/apply. */
+/** The changeset an approval made (the `applied` of POST /api/proposals/{id}/approve). */
 export interface ApplyResult {
   version: number;
   applied: PlannedActionSummary[];

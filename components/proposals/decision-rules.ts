@@ -7,6 +7,13 @@ import type { ApprovalPolicy, Confidence } from "@/lib/auth/approval-policy";
 import { approveButtonLabel, canApprove, canDecide } from "@/lib/auth/approval-policy";
 import type { Actor } from "@/lib/auth/permissions";
 
+/** The signed-in person as the page hands it to the browser: no session id in the HTML. */
+export type Decider = Extract<Actor, { kind: "user" }>;
+
+export function toDecider(actor: Decider): Decider {
+  return { kind: "user", userId: actor.userId, username: actor.username, displayName: actor.displayName, role: actor.role, sessionId: "" };
+}
+
 export interface DecisionSubject {
   confidence: Confidence;
   status: string;

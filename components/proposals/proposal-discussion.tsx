@@ -35,7 +35,7 @@ export function ProposalDiscussion({ proposalId, actions, actor }: { proposalId:
   const mayComment = actor !== null && can(actor, "propose");
   return (
     <section className="card discussion" aria-labelledby="discussion-title" data-testid="discussion">
-      <h2 id="discussion-title" className="section-title">
+      <h2 id="discussion-title" className="card__title">
         Timeline and discussion
       </h2>
       {timeline.isError ? <p className="inline-error">Could not load the timeline: {timeline.error.message}</p> : null}

@@ -6,12 +6,12 @@ import { canApproveTogether } from "@/lib/auth/approval-policy";
 import { useProposal } from "../api/get-proposal";
 import type { ProposalActionItem, ProposalDetails } from "../api/proposal-types";
 import { useRejectActions } from "../api/reject-actions";
-import { sessionActor, useSessionInfo } from "../api/session-info";
 import type { RunDetails } from "../api/run-types";
 import { useSingleFlight } from "../ui/use-single-flight";
 import { ActionCard } from "./action-card";
 import { ApplyResultPanel } from "./apply-result-panel";
 import { ApprovalRecorded } from "./approval-recorded";
+import type { Decider } from "./decision-rules";
 import { decisionFor } from "./decision-rules";
 import { ProposalDiscussion } from "./proposal-discussion";
 import type { ApprovalItem } from "./approval-types";
@@ -27,17 +27,18 @@ interface ProposalViewProps {
   currentVersion: number | null;
   /** `?edit=N` from the queue's `e` key: that action opens with its edit form. */
   editIndex: number | null;
+  /** The signed-in person, from the page's session check (labels and hides controls; the server decides). */
+  viewer: Decider;
 }
 
 function toApprovalItem(a: ProposalActionItem): ApprovalItem {
   return { index: a.index, action: a.action, confidence: a.confidence, reasons: a.review.reasons, warnings: a.review.warnings };
 }
 
-export function ProposalView({ initialProposal, run, currentVersion, editIndex }: ProposalViewProps) {
+export function ProposalView({ initialProposal, run, currentVersion, editIndex, viewer }: ProposalViewProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const { data: proposal } = useProposal(initialProposal);
-  const session = useSessionInfo();
-  const actor = sessionActor(session.data);
+  const actor = viewer;
   const { policy } = proposal;
   const subjectOf = (a: ProposalActionItem) => ({
     confidence: a.confidence,
@@ -88,7 +89,7 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex }
   const bulkLabel = chosen.length === 1 && chosen[0] ? decisionFor(actor, subjectOf(chosen[0]), policy).approveLabel : chosen.every((a) => a.evaluation.approvals + 1 >= a.evaluation.required) ? "Approve and apply selected" : "Approve selected";
 
   return (
-    <div className="stack proposal-page" ref={rootRef} data-testid="proposal-page" data-status={proposal.status} data-session={session.isSuccess ? "ready" : "loading"}>
+    <div className="stack proposal-page" ref={rootRef} data-testid="proposal-page" data-status={proposal.status}>
       <ProposalHeader proposal={proposal} currentVersion={currentVersion} />
       <RunSummary run={run} source={proposal.source} />
       <p className="small muted proposal-people" data-testid="proposal-people">

@@ -4,9 +4,9 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useRejectActions } from "../api/reject-actions";
-import { sessionActor, useSessionInfo } from "../api/session-info";
 import { ApplyResultPanel } from "../proposals/apply-result-panel";
 import { ApprovalRecorded } from "../proposals/approval-recorded";
+import type { Decider } from "../proposals/decision-rules";
 import { decisionFor } from "../proposals/decision-rules";
 import { LowConfirmDialog } from "../proposals/low-confirm-dialog";
 import { useApproval } from "../proposals/use-approval";
@@ -25,7 +25,8 @@ import { useQueueRows } from "./use-queue-rows";
 /** Rows drawn at first: the rest of a long queue waits for "Show more" (or j walking past the end), so it hydrates fast. */
 const PAGE_SIZE = 100;
 
-export function ReviewQueue({ initialRows, initialFilters }: { initialRows: QueueRow[]; initialFilters: QueueFilters }) {
+/** `viewer`: the signed-in person, from the page's own session check (labels and hides controls; the server decides). */
+export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRows: QueueRow[]; initialFilters: QueueFilters; viewer: Decider }) {
   const router = useRouter();
   const rootRef = useRef<HTMLDivElement>(null);
   const query = useQueueRows(initialRows);
@@ -41,8 +42,7 @@ export function ReviewQueue({ initialRows, initialFilters }: { initialRows: Queu
   const selected = visible[position] ?? null;
   const approval = useApproval();
   const reject = useRejectActions();
-  const session = useSessionInfo();
-  const actor = sessionActor(session.data);
+  const actor = viewer;
   const onceReject = useSingleFlight();
   const [rejected, setRejected] = useState<QueueRow | null>(null);
   const [showHelp, setShowHelp] = useState(false);
@@ -96,7 +96,7 @@ export function ReviewQueue({ initialRows, initialFilters }: { initialRows: Queu
 
   const pendingTotal = rows.filter((r) => r.status === "pending").length;
   return (
-    <div className="stack review-queue" ref={rootRef} data-testid="review-queue" data-selected={selected?.key ?? ""} data-visible={visible.length} data-session={session.isSuccess ? "ready" : "loading"}>
+    <div className="stack review-queue" ref={rootRef} data-testid="review-queue" data-selected={selected?.key ?? ""} data-visible={visible.length}>
       <QueueHeader rows={rows} onHelp={() => setShowHelp(true)} />
       {approval.outcome ? <ApplyResultPanel key={approval.outcome.result.version} outcome={approval.outcome} onDismiss={approval.clearOutcome} /> : null}
       {approval.recorded ? <ApprovalRecorded recorded={approval.recorded} onDismiss={approval.clearOutcome} /> : null}

@@ -44,7 +44,7 @@ export async function findProposalTimeline(options: { proposalId: string }): Pro
   events.push({
     at: proposal.createdAt.toISOString(),
     kind: "submit",
-    who: proposal.submittedByName ?? (proposal.run ? "the run" : proposal.source === "file" ? "command line" : "unknown"),
+    who: proposal.submittedByName ?? (proposal.run ? "the run" : proposal.source === "file" ? "command line" : "(submitter not recorded)"),
     actionIndex: null,
     text: `proposed ${proposal.actions.length} action(s) on version ${proposal.baseVersion}`,
   });

@@ -12,6 +12,7 @@ import "../../styles/review-dialogs.css";
 import "../../styles/proposal.css";
 import "../../styles/proposal-actions.css";
 import { requirePageActor } from "@/app/_lib/page-actor";
+import { toDecider } from "@/components/proposals/decision-rules";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -36,7 +37,7 @@ export async function generateMetadata({ params }: ProposalPageProps): Promise<M
 
 /** The proposal with every review, the run behind it and the graph's current version, in one render. */
 export default async function ProposalPage({ params, searchParams }: ProposalPageProps) {
-  await requirePageActor();
+  const actor = await requirePageActor();
   // Typed as the components' copies: the compiler checks the two still agree.
   const proposal: ProposalDetails | null = await orNull(getProposal((await params).id));
   if (!proposal) notFound();
@@ -51,6 +52,7 @@ export default async function ProposalPage({ params, searchParams }: ProposalPag
       run={run}
       currentVersion={graph?.currentVersion ?? null}
       editIndex={Number.isInteger(edit) && edit >= 0 ? edit : null}
+      viewer={toDecider(actor)}
     />
   );
 }

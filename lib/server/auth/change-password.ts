@@ -21,6 +21,6 @@ export async function changePassword(options: ChangePasswordOptions): Promise<vo
   await db.$transaction(async (tx) => {
     await tx.user.update({ where: { id: options.actor.userId }, data: { passwordHash } });
     await tx.session.deleteMany({ where: { userId: options.actor.userId, id: { not: options.actor.sessionId } } });
-    await recordAudit(options.actor, { action: "user.update", summary: `${options.actor.username} changed their password`, targetType: "user", targetId: options.actor.userId, ip: options.ip }, tx);
+    await recordAudit(options.actor, { action: "user.update", summary: "changed their password", targetType: "user", targetId: options.actor.userId, ip: options.ip }, tx);
   });
 }

@@ -50,6 +50,6 @@ export async function signIn(options: SignInOptions): Promise<SignedIn> {
   await deleteExpiredSessions();
   const session = await createSession({ userId: user.id, ip: options.ip, userAgent: options.userAgent });
   const actor = { kind: "user" as const, userId: user.id, username: user.username, displayName: user.displayName, role: roleSchema.parse(user.role), sessionId: session.sessionId };
-  await recordAudit(actor, { action: "auth.login", summary: `${user.username} signed in`, targetType: "session", ip: options.ip });
+  await recordAudit(actor, { action: "auth.login", summary: "signed in", targetType: "session", ip: options.ip });
   return { actor, cookies: session };
 }

@@ -12,7 +12,7 @@ export async function POST(request: Request) {
   return handle(async () => {
     const actor = await requireSessionUser(request, "read");
     await deleteSession({ sessionId: actor.sessionId });
-    await recordAudit(actor, { action: "auth.logout", summary: `${actor.username} signed out`, targetType: "session", ip: clientIp(request) });
+    await recordAudit(actor, { action: "auth.logout", summary: "signed out", targetType: "session", ip: clientIp(request) });
     return signedOutResponse(request, { signedOut: true });
   });
 }

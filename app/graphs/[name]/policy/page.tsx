@@ -5,6 +5,7 @@ import { can } from "@/lib/auth/permissions";
 import { getApprovalPolicy } from "@/lib/server/policies";
 import { requirePageActor } from "@/app/_lib/page-actor";
 import { findGraphSummary } from "../find-graph-summary";
+import "../../../styles/review.css";
 import "../../../styles/policy.css";
 
 export const dynamic = "force-dynamic";
