@@ -5,8 +5,8 @@ import { describeLlmSettings } from "@/lib/server/providers/settings-store";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-export default function SettingsPage() {
-  const view = describeLlmSettings();
+export default async function SettingsPage() {
+  const view = await describeLlmSettings();
   return (
     <div className="stack">
       <div className="page-heading">

@@ -117,7 +117,7 @@ it("response schemas accept the server's types (checked by tsc)", () => {
   expectTypeOf<ProposalActionItemType>().toExtend<Doc_<"ProposalActionItem">>();
   expectTypeOf<PreviewResultType>().toExtend<Doc_<"PreviewResult">>();
   expectTypeOf<ApplyProposalResult>().toExtend<Doc_<"ApplyResult">>();
-  expectTypeOf<ReturnType<typeof describeProvider>>().toExtend<Doc_<"ProviderInfo">>();
+  expectTypeOf<Awaited<ReturnType<typeof describeProvider>>>().toExtend<Doc_<"ProviderInfo">>();
   expectTypeOf<LlmSettingsView>().toExtend<Doc_<"LlmSettingsView">>();
   expectTypeOf<ConnectionCheckType>().toExtend<Doc_<"ConnectionCheck">>();
   expectTypeOf<ApiErrorBody>().toExtend<Doc_<"ErrorBody">>();

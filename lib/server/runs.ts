@@ -92,7 +92,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   } else {
     throw new AppError("INVALID_INPUT", "give a question or the id of a queued question");
   }
-  const provider = typeof options.provider === "object" ? options.provider : getProvider(options.provider);
+  const provider = typeof options.provider === "object" ? options.provider : await getProvider(options.provider);
   const config: LoopConfig = { ...DEFAULT_LOOP_CONFIG, ...options.config };
   const loaded = await loadGraph(options.graph);
 

@@ -3,12 +3,11 @@
  * dialog gets 428 and the graph does not change. Route handlers are called with real Requests.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath } from "@/lib/test/data";
-import { disconnectDb } from "@/lib/server/db";
-import { closeSqlite } from "@/lib/server/sqlite";
+import type { TestDatabase } from "@/lib/server/test-database";
+import { useTestDatabase } from "@/lib/server/test-database";
 import { getGraphSummary } from "@/lib/server/graph-store";
 import { importGraphFromPath } from "@/lib/server/import-graph";
 import { createProposal, reviewForGraph } from "@/lib/server/proposals";
@@ -16,12 +15,13 @@ import { findVersions } from "@/lib/server/changesets";
 import { POST as apply } from "./[id]/apply/route";
 import { GET as preview } from "./[id]/preview/route";
 
+let db: TestDatabase;
 let tmp: string;
 let proposalId: string;
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "refinery-api-"));
-  process.env.DATABASE_URL = `file:${path.join(tmp, "api.db")}`;
+  db = await useTestDatabase("api");
+  tmp = db.dir;
   await importGraphFromPath({ path: dataPath("graphify", "httpx"), name: "httpx" });
   const actions = [{ type: "insert_edge" as const, subject: "main", relation: "calls", object: "unknown" }];
   const reviews = await reviewForGraph({ graph: "httpx", actions });
@@ -30,9 +30,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await disconnectDb();
-  closeSqlite();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await db.cleanup();
 });
 
 const post = (body: unknown) =>
