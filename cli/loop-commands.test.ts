@@ -190,6 +190,8 @@ describe("restart", () => {
         config: "{}",
         status: "running",
         owner: `999999999@${os.hostname()}`,
+        // A dead process stops beating: its run is a few heartbeats old by the next start.
+        heartbeatAt: new Date(Date.now() - 60_000),
       },
     });
     expect(await markInterruptedRuns()).toBe(1);

@@ -12,6 +12,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { PG_SCHEMA, ROOT, SQLITE_SCHEMA, writePgSchema } from "./pg-schema";
 
 interface Dialect {
@@ -87,4 +88,4 @@ function main(): void {
   }
 }
 
-main();
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
