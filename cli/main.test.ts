@@ -3,7 +3,6 @@
  * query → export, and what happens with bad input (exit codes, messages, nothing half-written).
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, readData } from "../lib/test/data";

@@ -86,6 +86,8 @@ function main(): void {
     fs.copyFileSync(dialect.schema, dialect.snapshot);
     console.log(`${dialect.name}: wrote ${path.relative(ROOT, dir)}/migration.sql`);
   }
+  // Both clients must match the schema the migrations now lead to.
+  execFileSync("npm", ["run", "--silent", "prisma:generate"], { cwd: ROOT, stdio: "inherit" });
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

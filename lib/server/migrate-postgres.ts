@@ -26,7 +26,7 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
 const MIGRATION_LOCK_KEY = 7_301_934_118_224_541;
 
 const globalForMigrations = globalThis as unknown as { refineryPgMigrations?: Map<string, Promise<{ applied: string[] }>> };
-const migrations = (globalForMigrations.refineryPgMigrations ??= new Map());
+const migrations = (globalForMigrations.refineryPgMigrations ??= new Map<string, Promise<{ applied: string[] }>>());
 
 /** Apply pending migrations to the database behind `url` (once per process and URL). */
 export function migratePostgres(url: string, migrationsDir = findMigrationsDir(process.cwd(), "postgres")): Promise<{ applied: string[] }> {

@@ -18,7 +18,7 @@ const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") => {
     if (oid === INT8_OID) return (v: string) => Number(v);
     if (oid === TIMESTAMP_OID) return (v: string) => new Date(`${v.replace(" ", "T")}Z`);
-    return pg.types.getTypeParser(oid, format);
+    return pg.types.getTypeParser(oid, format) as (v: string) => unknown;
   }) as typeof pg.types.getTypeParser,
 };
 

@@ -2,8 +2,6 @@
  * The HTTP API enforces the LOW-confidence confirmation itself: a client that skips the
  * dialog gets 428 and the graph does not change. Route handlers are called with real Requests.
  */
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath } from "@/lib/test/data";
 import type { TestDatabase } from "@/lib/server/test-database";
@@ -16,12 +14,10 @@ import { POST as apply } from "./[id]/apply/route";
 import { GET as preview } from "./[id]/preview/route";
 
 let db: TestDatabase;
-let tmp: string;
 let proposalId: string;
 
 beforeAll(async () => {
   db = await useTestDatabase("api");
-  tmp = db.dir;
   await importGraphFromPath({ path: dataPath("graphify", "httpx"), name: "httpx" });
   const actions = [{ type: "insert_edge" as const, subject: "main", relation: "calls", object: "unknown" }];
   const reviews = await reviewForGraph({ graph: "httpx", actions });
