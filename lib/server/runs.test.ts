@@ -95,7 +95,8 @@ describe("restarts", () => {
     const deadHere = await insertRunningRun(`999999999@${os.hostname()}`, 60_000, "3333333333333333");
     // Our pid and host, but not started by this process: a previous process that had our pid
     // (pid 1 in a container restarts as pid 1).
-    const previousLife = await insertRunningRun(PROCESS_OWNER, 1_000, "4444444444444444");
+    const previousLife = await insertRunningRun(PROCESS_OWNER, 60_000, "4444444444444444");
+    const justStartedHere = await insertRunningRun(`999999998@${os.hostname()}`, 0, "5555555555555555");
     const gated = gatedProvider();
     const mine = await startRun({ graph: "httpx", question: "What does main call?", provider: gated.provider });
 
@@ -106,10 +107,22 @@ describe("restarts", () => {
     expect(await status(silent.id)).toBe("interrupted");
     expect(await status(deadHere.id)).toBe("interrupted");
     expect(await status(previousLife.id)).toBe("interrupted");
+    expect(await status(justStartedHere.id)).toBe("running");
+    await getDb().run.update({ where: { id: justStartedHere.id }, data: { status: "interrupted" } });
 
     gated.release();
     expect((await mine.done).status).not.toBe("running");
     await getDb().run.update({ where: { id: live.id }, data: { status: "interrupted" } });
+  });
+
+  it("a new start takes over a question whose run lost its lease (the instance died)", async () => {
+    const question = "Who maintains httpx?";
+    const [item] = (await addQuestions({ graph: "httpx", texts: [question], source: "user" })).added;
+    if (!item) throw new Error("question not added");
+    const orphan = await insertRunningRun(`5@dead-instance-${process.pid}`, 10 * 60_000, item.queryId);
+    const started = await startRun({ graph: "httpx", queryId: item.queryId, provider: createHeuristicProvider() });
+    expect((await started.done).status).not.toBe("running");
+    expect((await getDb().run.findUniqueOrThrow({ where: { id: orphan.id } })).status).toBe("interrupted");
   });
 
   it("runPending skips a question another instance is running", async () => {

@@ -80,6 +80,7 @@ export interface StartedRun {
 }
 
 const HEARTBEAT_MS = 5_000;
+const INTERRUPTED_ERROR = "the process running it stopped before it finished (restart or crash)";
 /** Runs of another host are considered dead after this long without a heartbeat. */
 const STALE_AFTER_MS = 120_000;
 
@@ -104,8 +105,11 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   // One run of a question at a time: the check and the insert share a write transaction, and
   // the partial unique index Run_one_running_per_question settles a race between instances.
   const run = await db.$transaction(async (tx) => {
-    const busy = await tx.run.findFirst({ where: { graphId: graphRow.id, queryId: question.queryId, status: "running" }, select: { id: true } });
-    if (busy) throw new AppError("CONFLICT", `question ${question.queryId} is already being run (run ${busy.id})`, { runId: busy.id });
+    const busy = await tx.run.findFirst({ where: { graphId: graphRow.id, queryId: question.queryId, status: "running" }, select: { id: true, heartbeatAt: true } });
+    // A run whose process went silent (an instance died) holds the question only until its lease runs out.
+    if (busy && Date.now() - busy.heartbeatAt.getTime() > STALE_AFTER_MS) {
+      await tx.run.updateMany({ where: { id: busy.id, status: "running" }, data: { status: "interrupted", error: INTERRUPTED_ERROR, finishedAt: new Date() } });
+    } else if (busy) throw new AppError("CONFLICT", `question ${question.queryId} is already being run (run ${busy.id})`, { runId: busy.id });
     return tx.run.create({
       data: {
         graphId: graphRow.id,
@@ -351,11 +355,12 @@ function isProcessAlive(pid: number): boolean {
 /**
  * After a restart: runs left "running" by a process that is gone become "interrupted". Their
  * steps stay; they never got a proposal, because actions are only written with the final
- * status. Gone means: silent (no heartbeat) for STALE_AFTER_MS, whoever owned it; or owned by
- * this pid@host but not started by this process (a previous process with the same pid, as
- * after a container restart); or owned by a pid of this host that no longer exists and quiet
- * for a few heartbeats (the pid check alone could be fooled by another pid namespace under
- * the same hostname). Runs of other live instances keep beating, so they are never touched.
+ * status. Gone means: silent (no heartbeat) for STALE_AFTER_MS, whoever owned it; or quiet for
+ * a few heartbeats and either owned by this pid@host but not started by this process (a
+ * previous process with the same pid, as after a container restart) or owned by a pid of this
+ * host that no longer exists (the quiet period keeps another pid namespace under the same
+ * hostname from fooling the pid check). Runs of live instances keep beating: never touched.
+ * Called at server start and then every minute (instrumentation.ts).
  */
 export async function markInterruptedRuns(now = Date.now()): Promise<number> {
   const db = getDb();
@@ -364,15 +369,16 @@ export async function markInterruptedRuns(now = Date.now()): Promise<number> {
   const dead = running.filter((r) => {
     const silentFor = now - r.heartbeatAt.getTime();
     if (silentFor > STALE_AFTER_MS) return true;
+    // Quiet for a few heartbeats: not one just being inserted, nor a live process's.
+    if (silentFor <= 3 * HEARTBEAT_MS) return false;
     if (r.owner === PROCESS_OWNER) return !liveRuns.has(r.id);
     const [pid, owner] = (r.owner ?? "").split("@");
-    if (owner === host && pid && /^\d+$/.test(pid)) return silentFor > 3 * HEARTBEAT_MS && !isProcessAlive(Number(pid));
-    return false;
+    return owner === host && !!pid && /^\d+$/.test(pid) && !isProcessAlive(Number(pid));
   });
   if (dead.length === 0) return 0;
   await db.run.updateMany({
     where: { id: { in: dead.map((r) => r.id) }, status: "running" },
-    data: { status: "interrupted", error: "the process running it stopped before it finished (restart or crash)", finishedAt: new Date(now) },
+    data: { status: "interrupted", error: INTERRUPTED_ERROR, finishedAt: new Date(now) },
   });
   return dead.length;
 }
