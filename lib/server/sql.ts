@@ -4,7 +4,7 @@
  *
  * - SQLite: the raw better-sqlite3 connection (sqlite.ts). Statements run synchronously, so
  *   `insertMany` is a tight prepared-statement loop, as fast as before this interface existed.
- * - PostgreSQL: a `pg` Pool (pg-pool.ts); `insertMany` sends multi-row INSERTs.
+ * - PostgreSQL: a `pg` Pool (pg-pool.ts); `insertMany` sends 20k rows per statement as arrays.
  *
  * Write SQL once for both: `?` placeholders (turned into `$1, $2…` for PostgreSQL), every
  * table and column name double-quoted (PostgreSQL folds unquoted names to lower case), no
@@ -183,10 +183,29 @@ function pgValue(v: SqlValue): string | number | boolean | null {
   return v instanceof Date ? v.toISOString() : v;
 }
 
-/** PostgreSQL accepts at most 65535 parameters per statement. */
-const MAX_PARAMS = 30_000;
+/** Rows per INSERT … SELECT FROM unnest(…) statement: one array parameter per column. */
+const ROWS_PER_BATCH = 20_000;
 
-function pgExecutor(run: (text: string, values: unknown[]) => Promise<pg.QueryResult>): SqlExecutor {
+/** Column types by table (the schema is the same in every database of a process). */
+const columnTypes = new Map<string, Map<string, string>>();
+
+async function typesOf(run: PgRun, table: string): Promise<Map<string, string>> {
+  let types = columnTypes.get(table);
+  if (!types) {
+    const result = await run(
+      `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a
+       WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped`,
+      [`"${table}"`],
+    );
+    types = new Map((result.rows as { name: string; type: string }[]).map((r) => [r.name, r.type]));
+    columnTypes.set(table, types);
+  }
+  return types;
+}
+
+type PgRun = (text: string, values: unknown[]) => Promise<pg.QueryResult>;
+
+function pgExecutor(run: PgRun): SqlExecutor {
   return {
     dialect: "postgres",
     forUpdate: " FOR UPDATE",
@@ -200,23 +219,27 @@ function pgExecutor(run: (text: string, values: unknown[]) => Promise<pg.QueryRe
       return (await run(toPgPlaceholders(text), params.map(pgValue))).rowCount ?? 0;
     },
     async insertMany(table, columns, rows, onRows) {
-      const perBatch = Math.max(1, Math.floor(MAX_PARAMS / columns.length));
-      const head = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES `;
-      const tuple = (i: number) => `(${columns.map((_, c) => `$${i * columns.length + c + 1}`).join(", ")})`;
-      const fullBatchSql = head + Array.from({ length: perBatch }, (_, i) => tuple(i)).join(", ");
-      let values: unknown[] = [];
+      // One array per column, unnested server-side: a statement of 20k rows is parsed once and
+      // stays far below the 65,535-parameter limit of a multi-row VALUES list.
+      const types = await typesOf(run, table);
+      const casts = columns.map((c, i) => {
+        const type = types.get(c);
+        if (!type) throw new Error(`table ${table} has no column ${c}`);
+        return `$${i + 1}::${type}[]`;
+      });
+      const text = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) SELECT * FROM unnest(${casts.join(", ")})`;
+      let arrays: unknown[][] = columns.map(() => []);
       let count = 0;
       const flush = async () => {
         if (count === 0) return;
-        const text = count === perBatch ? fullBatchSql : head + Array.from({ length: count }, (_, i) => tuple(i)).join(", ");
-        await run(text, values);
+        await run(text, arrays);
         onRows?.(count);
-        values = [];
+        arrays = columns.map(() => []);
         count = 0;
       };
       for (const row of rows) {
-        for (const v of row) values.push(pgValue(v));
-        if (++count === perBatch) await flush();
+        for (let c = 0; c < columns.length; c++) (arrays[c] as unknown[]).push(pgValue(row[c] ?? null));
+        if (++count === ROWS_PER_BATCH) await flush();
       }
       await flush();
     },
