@@ -43,6 +43,14 @@ function createPgClient(url: string): PrismaClient {
   return new PgPrismaClient({ adapter: migrating }) as unknown as PrismaClient;
 }
 
+/**
+ * A case-insensitive `contains` filter on either dialect: SQLite's LIKE already ignores ASCII
+ * case, PostgreSQL needs `mode: "insensitive"` (which the SQLite client's types do not know).
+ */
+export function containsInsensitive(value: string, url = resolveDatabaseUrl()): { contains: string } {
+  return dialectOf(url) === "postgres" ? ({ contains: value, mode: "insensitive" } as { contains: string }) : { contains: value };
+}
+
 export async function disconnectDb(): Promise<void> {
   const cached = globalForPrisma.refineryPrisma;
   if (cached) {

@@ -4,6 +4,7 @@
  */
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { containsInsensitive, getDb } from "./db";
 import { findMigrationsDir } from "./migrate";
 import { migratePostgres } from "./migrate-postgres";
 import { getSql, isUniqueViolation, toPgPlaceholders } from "./sql";
@@ -58,6 +59,11 @@ describe("SQL interface", () => {
     const graph = await sql.get<{ createdAt: string | Date; currentVersion: number }>(`SELECT "createdAt", "currentVersion" FROM "Graph" WHERE "id" = ?`, ["g1"]);
     expect(new Date(graph?.createdAt ?? 0).toISOString()).toBe(when.toISOString());
     expect(graph?.currentVersion).toBe(1);
+  });
+
+  it("finds text case-insensitively through Prisma on both dialects", async () => {
+    const names = await getDb().graph.findMany({ where: { name: containsInsensitive("ON") }, select: { name: true } });
+    expect(names).toEqual([{ name: "one" }]);
   });
 
   it("rolls a failed transaction back and reports unique violations by table and column", async () => {
