@@ -1,10 +1,19 @@
 /**
  * Runs once when the Next.js server starts: runs left "running" by a server that stopped
- * (restart, crash) are marked interrupted, so the UI never shows them as still going.
+ * (restart, crash) are marked interrupted, so the UI never shows them as still going; then
+ * every minute, for instances that die while others keep serving.
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { markInterruptedRuns } = await import("./lib/server/runs");
   const count = await markInterruptedRuns();
   if (count > 0) console.log(`refinery: marked ${count} unfinished run(s) as interrupted`);
+  // With several instances, one may die while the others keep running: sweep now and then.
+  setInterval(() => {
+    markInterruptedRuns()
+      .then((n) => {
+        if (n > 0) console.log(`refinery: marked ${n} run(s) of a stopped process as interrupted`);
+      })
+      .catch(() => undefined);
+  }, 60_000).unref();
 }

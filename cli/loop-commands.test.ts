@@ -8,11 +8,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath } from "../lib/test/data";
-import { disconnectDb, getDb } from "../lib/server/db";
-import { closeSqlite } from "../lib/server/sqlite";
+import { getDb } from "../lib/server/db";
+import type { TestDatabase } from "../lib/server/test-database";
+import { useTestDatabase } from "../lib/server/test-database";
 import { markInterruptedRuns } from "../lib/server/runs";
 import { main } from "./main";
 
+let db: TestDatabase;
 let tmp: string;
 const QUESTION = "Who was the first president of the association which published Journal of Psychotherapy Integration?";
 
@@ -30,16 +32,14 @@ function recording(calls: { task: string; step?: number; text: string }[]): stri
 }
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "refinery-loop-"));
-  process.env.DATABASE_URL = `file:${path.join(tmp, "loop.db")}`;
+  db = await useTestDatabase("loop");
+  tmp = db.dir;
   const r = await run("import", dataPath("musique"), "--name", "musique", "--json");
   expect(r.code).toBe(0);
 });
 
 afterAll(async () => {
-  await disconnectDb();
-  closeSqlite();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await db.cleanup();
 });
 
 describe("question queue", () => {
@@ -190,6 +190,8 @@ describe("restart", () => {
         config: "{}",
         status: "running",
         owner: `999999999@${os.hostname()}`,
+        // A dead process stops beating: its run is a few heartbeats old by the next start.
+        heartbeatAt: new Date(Date.now() - 60_000),
       },
     });
     expect(await markInterruptedRuns()).toBe(1);

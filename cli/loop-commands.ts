@@ -141,7 +141,7 @@ export function registerLoopCommands(program: Command, io: Io): void {
     .action(async (graph: string, opts: { query?: string; pending?: boolean; provider?: ProviderName; replayFile?: string; refineAfterYes?: boolean; json?: boolean }) => {
       if (!opts.query && !opts.pending) throw new UsageError('give --query "<question>" or --pending');
       if (opts.query && opts.pending) throw new UsageError("give either --query or --pending, not both");
-      const provider = getProvider(opts.provider, { replayFile: opts.replayFile });
+      const provider = await getProvider(opts.provider, { replayFile: opts.replayFile });
       if (!provider.isLlm) io.err("note: the heuristic provider is rule-based and offline, not an LLM");
       const onEvent = (_runId: string, event: LoopEvent) => {
         const line = describeEvent(event);

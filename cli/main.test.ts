@@ -3,14 +3,15 @@
  * query → export, and what happens with bad input (exit codes, messages, nothing half-written).
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, readData } from "../lib/test/data";
-import { closeSqlite, getSqlite } from "../lib/server/sqlite";
-import { disconnectDb } from "../lib/server/db";
+import { getSql } from "../lib/server/sql";
+import type { TestDatabase } from "../lib/server/test-database";
+import { useTestDatabase } from "../lib/server/test-database";
 import { main } from "./main";
 
+let db: TestDatabase;
 let tmp: string;
 
 async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
@@ -27,22 +28,21 @@ async function runJson<T = Record<string, unknown>>(...argv: string[]): Promise<
   return JSON.parse(r.out) as T;
 }
 
-beforeAll(() => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "refinery-cli-"));
-  // A database path whose folder does not exist yet: the first command creates and migrates it.
-  process.env.DATABASE_URL = `file:${path.join(tmp, "nested", "dir", "test.db")}`;
+beforeAll(async () => {
+  db = await useTestDatabase("cli");
+  tmp = db.dir;
+  // SQLite: a database path whose folder does not exist yet: the first command creates and migrates it.
+  if (db.dialect === "sqlite") process.env.DATABASE_URL = `file:${path.join(tmp, "nested", "dir", "test.db")}`;
 });
 
 afterAll(async () => {
-  await disconnectDb();
-  closeSqlite();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await db.cleanup();
 });
 
 describe("refinery CLI", () => {
   it("lists no graphs on a fresh database it creates itself", async () => {
     expect(await runJson<unknown[]>("graphs")).toEqual([]);
-    expect(fs.existsSync(path.join(tmp, "nested", "dir", "test.db"))).toBe(true);
+    if (db.dialect === "sqlite") expect(fs.existsSync(path.join(tmp, "nested", "dir", "test.db"))).toBe(true);
     const human = await run("graphs");
     expect(human.out).toContain("no graphs yet");
   });
@@ -163,15 +163,22 @@ describe("refinery CLI", () => {
 
     it("rolls back everything when the database fails half-way", async () => {
       // A trigger makes the last edge insert fail after the graph, nodes and earlier edges were written.
-      getSqlite().exec(`CREATE TRIGGER boom BEFORE INSERT ON "Edge" WHEN NEW.relation = 'boom' BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+      const sql = getSql();
+      if (sql.dialect === "sqlite") {
+        await sql.execute(`CREATE TRIGGER boom BEFORE INSERT ON "Edge" WHEN NEW.relation = 'boom' BEGIN SELECT RAISE(ABORT, 'boom'); END`);
+      } else {
+        await sql.execute(
+          `CREATE FUNCTION boom() RETURNS trigger AS $$ BEGIN IF NEW.relation = 'boom' THEN RAISE EXCEPTION 'boom'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`,
+        );
+        await sql.execute(`CREATE TRIGGER boom BEFORE INSERT ON "Edge" FOR EACH ROW EXECUTE FUNCTION boom()`);
+      }
       const p = path.join(tmp, "boom.txt");
       fs.writeFileSync(p, "a|r|b\nb|r|c\nc|boom|d\n");
       const r = await run("import", p, "--name", "boom");
-      getSqlite().exec("DROP TRIGGER boom");
+      await sql.execute(sql.dialect === "sqlite" ? "DROP TRIGGER boom" : `DROP TRIGGER boom ON "Edge"`);
       expect(r.code).toBe(1);
-      const db = getSqlite();
-      expect(db.prepare(`SELECT COUNT(*) AS n FROM "Graph" WHERE name = 'boom'`).get()).toEqual({ n: 0 });
-      expect(db.prepare(`SELECT COUNT(*) AS n FROM "Node" WHERE nodeId = 'c'`).get()).toEqual({ n: 0 });
+      expect(await sql.get(`SELECT COUNT(*) AS "n" FROM "Graph" WHERE "name" = 'boom'`)).toEqual({ n: 0 });
+      expect(await sql.get(`SELECT COUNT(*) AS "n" FROM "Node" WHERE "nodeId" = 'c'`)).toEqual({ n: 0 });
     });
   });
 
@@ -198,7 +205,7 @@ describe("refinery CLI", () => {
     const report = await runJson<{ documents: number; corpus: { missing: string[] } }>("import", path.join(project, "graph.json"), "--name", "confined");
     expect(report.documents).toBe(1);
     expect(report.corpus.missing.sort()).toEqual(["../secret.txt", secret, "src/link.py"].sort());
-    const texts = getSqlite().prepare(`SELECT text FROM "Document" d JOIN "Graph" g ON g.id = d.graphId WHERE g.name = 'confined'`).all() as { text: string }[];
+    const texts = await getSql().query<{ text: string }>(`SELECT d."text" FROM "Document" d JOIN "Graph" g ON g."id" = d."graphId" WHERE g."name" = 'confined'`);
     expect(texts.map((t) => t.text).join()).not.toContain("TOP SECRET");
   });
 });

@@ -4,17 +4,17 @@
  * byte-identical to the original, and two concurrent applies of one proposal: exactly one wins.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, readData } from "../lib/test/data";
-import { disconnectDb } from "../lib/server/db";
-import { closeSqlite } from "../lib/server/sqlite";
+import type { TestDatabase } from "../lib/server/test-database";
+import { useTestDatabase } from "../lib/server/test-database";
 import { applyProposal, createProposal, reviewForGraph } from "../lib/server/proposals";
 import { isAppError } from "../lib/errors";
 import { createTestUser } from "../lib/server/auth/test-support";
 import { main } from "./main";
 
+let db: TestDatabase;
 let tmp: string;
 const original = readData("graphify", "httpx", "graph.json");
 
@@ -38,15 +38,13 @@ async function exported(version?: number): Promise<string> {
 }
 
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "refinery-apply-"));
-  process.env.DATABASE_URL = `file:${path.join(tmp, "apply.db")}`;
+  db = await useTestDatabase("apply");
+  tmp = db.dir;
   expect((await run("import", dataPath("graphify", "httpx"), "--name", "httpx")).code).toBe(0);
 });
 
 afterAll(async () => {
-  await disconnectDb();
-  closeSqlite();
-  fs.rmSync(tmp, { recursive: true, force: true });
+  await db.cleanup();
 });
 
 describe("review, apply, revert", () => {

@@ -12,6 +12,10 @@
  *            that answers instantly: the server's own time, persisted steps included.
  *
  * `npm run bench -- --quick` uses MetaQA instead of FB15k-237 for a fast smoke run.
+ * PostgreSQL: `REFINERY_BENCH_PG_URL=postgresql://postgres@127.0.0.1:5432/postgres npm run bench`
+ * runs the same figures in a fresh database created on that server (and dropped afterwards);
+ * `scripts/with-postgres.sh sh -c 'REFINERY_BENCH_PG_URL=$REFINERY_TEST_PG_URL npm run bench'`
+ * brings its own throwaway server.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -62,11 +66,16 @@ async function main(): Promise<void> {
     await childImport(process.argv[childIndex + 1] as string, process.argv[childIndex + 2] as string);
     return;
   }
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "refinery-bench-"));
-  const dbUrl = `file:${path.join(tmp, "bench.db")}`;
+  if (process.env.REFINERY_BENCH_PG_URL) {
+    process.env.REFINERY_TEST_DATABASE = "postgres";
+    process.env.REFINERY_TEST_PG_URL = process.env.REFINERY_BENCH_PG_URL;
+  }
+  const { useTestDatabase } = await import("../lib/server/test-database");
+  const database = await useTestDatabase("bench");
+  const dbUrl = database.url;
   const file = quick ? path.join(data, "metaqa", "kb.txt") : path.join(data, "fb15k237", "train.tsv.gz");
   const name = quick ? "metaqa" : "fb15k237";
-  console.log(`Refinery benchmarks — ${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString()}`);
+  console.log(`Refinery benchmarks — ${database.dialect}, ${os.cpus().length} cores, Node ${process.version}, ${new Date().toISOString()}`);
   try {
     const out = execFileSync(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--child-import", file, name], {
       env: { ...process.env, DATABASE_URL: dbUrl },
@@ -128,7 +137,7 @@ async function main(): Promise<void> {
     await benchReview();
     await benchLoop();
   } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    await database.cleanup();
   }
 }
 

@@ -8,7 +8,7 @@ export const runtime = "nodejs";
 
 export default async function SettingsPage() {
   await requirePageActor();
-  const view = describeLlmSettings();
+  const view = await describeLlmSettings();
   return (
     <div className="stack">
       <div className="page-heading">

@@ -1,7 +1,8 @@
 /**
  * Committing changesets as new graph versions, reverting them, and diffing versions.
  *
- * A commit is one SQLite write transaction (BEGIN IMMEDIATE: writers are serialised): it checks
+ * A commit is one write transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: the Graph row locked
+ * FOR UPDATE, so writers of one graph are serialised on either): it checks
  * the graph is still at the version the changeset was checked against, closes the rows of
  * removed/updated nodes and edges (validTo = new version), inserts the new rows, bumps the
  * version and records the changeset with its inverse. Anything that fails rolls it all back.
@@ -15,11 +16,11 @@ import type { DiffGraph } from "../changes/diff-graph";
 import { buildDiffGraph } from "../changes/diff-graph";
 import type { Merge, PlannedAction } from "../changes/plan-actions";
 import { edgeFromState, nodeFromState } from "../changes/changeset";
-import type Database from "better-sqlite3";
 import { cacheGraph, getGraphRecord, loadGraph } from "./graph-store";
 import { edgeToRow, nodeToRow } from "./graph-rows";
-import { getSqlite, sqliteNow } from "./sqlite";
 import { dismissStaleApprovalsAfterCommit } from "./stale-approvals";
+import type { SqlExecutor } from "./sql";
+import { getSql } from "./sql";
 
 export interface CommitOptions {
   graph: string;
@@ -33,7 +34,7 @@ export interface CommitOptions {
   revertOf?: number | null;
   actor?: string | null;
   /** Extra writes that must commit or fail together with the version (proposal statuses). */
-  inTransaction?: (db: Database.Database, version: number) => void;
+  inTransaction?: (tx: SqlExecutor, version: number) => Promise<void> | void;
 }
 
 export interface CommitResult {
@@ -60,39 +61,37 @@ export async function commitChangeset(options: CommitOptions): Promise<CommitRes
     );
   }
   const inverse = invertChangeset(options.changeset);
-  const db = getSqlite();
-  const now = sqliteNow();
+  const now = new Date();
   const version = current.version + 1;
-  const write = db.transaction(() => {
-    const row = db.prepare(`SELECT currentVersion FROM "Graph" WHERE id = ?`).get(record.id) as { currentVersion: number } | undefined;
+  const changesetId = await getSql().transaction(async (db) => {
+    const row = await db.get<{ currentVersion: number }>(`SELECT "currentVersion" FROM "Graph" WHERE "id" = ?${db.forUpdate}`, [record.id]);
     if (!row) throw new AppError("NOT_FOUND", `graph ${JSON.stringify(options.graph)} was deleted`);
     if (row.currentVersion !== current.version) {
       throw new AppError("CONFLICT", `the graph moved to version ${row.currentVersion} while this change was being applied; nothing was changed, try again`, {
         currentVersion: row.currentVersion,
       });
     }
-    writeOps(db, record.id, version, options.changeset);
+    await writeOps(db, record.id, version, options.changeset);
     // Counts move by the ops' adds and removes: no scan of a 272k-edge table per apply.
-    const previous = db.prepare(`SELECT nodeCount, edgeCount FROM "GraphVersion" WHERE graphId = ? AND version = ?`).get(record.id, current.version) as
-      | { nodeCount: number; edgeCount: number }
-      | undefined;
+    const previous = await db.get<{ nodeCount: number; edgeCount: number }>(
+      `SELECT "nodeCount", "edgeCount" FROM "GraphVersion" WHERE "graphId" = ? AND "version" = ?`,
+      [record.id, current.version],
+    );
     const delta = countDelta(options.changeset);
     const counts = { nodes: (previous?.nodeCount ?? current.graph.nodes.size) + delta.nodes, edges: (previous?.edgeCount ?? current.graph.edges.size) + delta.edges };
-    db.prepare(`UPDATE "Graph" SET currentVersion = ?, updatedAt = ? WHERE id = ?`).run(version, now, record.id);
-    db.prepare(`INSERT INTO "GraphVersion" (graphId, version, message, nodeCount, edgeCount, createdAt) VALUES (?, ?, ?, ?, ?, ?)`).run(
+    await db.execute(`UPDATE "Graph" SET "currentVersion" = ?, "updatedAt" = ? WHERE "id" = ?`, [version, now, record.id]);
+    await db.execute(`INSERT INTO "GraphVersion" ("graphId", "version", "message", "nodeCount", "edgeCount", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`, [
       record.id,
       version,
       options.message,
       counts.nodes,
       counts.edges,
       now,
-    );
-    const info = db
-      .prepare(
-        `INSERT INTO "Changeset" (graphId, version, baseVersion, kind, ops, inverse, merges, summary, message, proposalId, revertOf, actor, createdAt)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
+    ]);
+    const inserted = await db.get<{ id: number }>(
+      `INSERT INTO "Changeset" ("graphId", "version", "baseVersion", "kind", "ops", "inverse", "merges", "summary", "message", "proposalId", "revertOf", "actor", "createdAt")
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"`,
+      [
         record.id,
         version,
         options.baseVersion,
@@ -106,11 +105,11 @@ export async function commitChangeset(options: CommitOptions): Promise<CommitRes
         options.revertOf ?? null,
         options.actor ?? null,
         now,
-      );
-    options.inTransaction?.(db, version);
-    return Number(info.lastInsertRowid);
+      ],
+    );
+    await options.inTransaction?.(db, version);
+    return Number(inserted?.id);
   });
-  const changesetId = write.immediate();
   if (current.graph.edges.size <= CACHE_AFTER_COMMIT_MAX_EDGES) cacheGraph(record.id, version, applyChangeset(current.graph, options.changeset));
   await dismissStaleApprovalsAfterCommit({ graph: options.graph });
   const labelOf = (id: string) => current.graph.getNode(id)?.label ?? id;
@@ -129,49 +128,49 @@ function countDelta(changeset: Changeset): { nodes: number; edges: number } {
   return { nodes, edges };
 }
 
-function writeOps(db: Database.Database, graphId: string, version: number, changeset: Changeset): void {
-  const maxOrd = (table: "Node" | "Edge") =>
-    (db.prepare(`SELECT COALESCE(MAX(ord), -1) AS m FROM "${table}" WHERE graphId = ?`).get(graphId) as { m: number }).m;
-  let nextNodeOrd = maxOrd("Node") + 1;
-  let nextEdgeOrd = maxOrd("Edge") + 1;
-  const closeNode = db.prepare(`UPDATE "Node" SET validTo = ? WHERE graphId = ? AND nodeId = ? AND validTo IS NULL RETURNING ord`);
-  const closeEdge = db.prepare(`UPDATE "Edge" SET validTo = ? WHERE graphId = ? AND edgeKey = ? AND validTo IS NULL RETURNING ord`);
-  const insertNode = db.prepare(`INSERT INTO "Node" (graphId, nodeId, label, normLabel, ord, data, validFrom) VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const insertEdge = db.prepare(`INSERT INTO "Edge" (graphId, edgeKey, source, target, relation, ord, data, validFrom) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
-  const close = (stmt: Database.Statement, id: string, what: string): number => {
-    const row = stmt.get(version, graphId, id) as { ord: number } | undefined;
+async function writeOps(db: SqlExecutor, graphId: string, version: number, changeset: Changeset): Promise<void> {
+  const maxOrd = async (table: "Node" | "Edge") =>
+    (await db.get<{ m: number }>(`SELECT COALESCE(MAX("ord"), -1) AS "m" FROM "${table}" WHERE "graphId" = ?`, [graphId]))?.m ?? -1;
+  let nextNodeOrd = (await maxOrd("Node")) + 1;
+  let nextEdgeOrd = (await maxOrd("Edge")) + 1;
+  const closeNode = `UPDATE "Node" SET "validTo" = ? WHERE "graphId" = ? AND "nodeId" = ? AND "validTo" IS NULL RETURNING "ord"`;
+  const closeEdge = `UPDATE "Edge" SET "validTo" = ? WHERE "graphId" = ? AND "edgeKey" = ? AND "validTo" IS NULL RETURNING "ord"`;
+  const insertNode = `INSERT INTO "Node" ("graphId", "nodeId", "label", "normLabel", "ord", "data", "validFrom") VALUES (?, ?, ?, ?, ?, ?, ?)`;
+  const insertEdge = `INSERT INTO "Edge" ("graphId", "edgeKey", "source", "target", "relation", "ord", "data", "validFrom") VALUES (?, ?, ?, ?, ?, ?, ?, ?)`;
+  const close = async (statement: string, id: string, what: string): Promise<number> => {
+    const row = await db.get<{ ord: number }>(statement, [version, graphId, id]);
     if (!row) throw new AppError("CONFLICT", `${what} ${JSON.stringify(id)} is no longer live; nothing was changed`);
     return row.ord;
   };
-  const addNode = (state: Parameters<typeof nodeFromState>[0], ord: number) => {
+  const addNode = async (state: Parameters<typeof nodeFromState>[0], ord: number) => {
     const r = nodeToRow(nodeFromState(state), ord);
-    insertNode.run(graphId, r.nodeId, r.label, r.normLabel, r.ord, r.data, version);
+    await db.execute(insertNode, [graphId, r.nodeId, r.label, r.normLabel, r.ord, r.data, version]);
   };
-  const addEdge = (state: Parameters<typeof edgeFromState>[0], ord: number) => {
+  const addEdge = async (state: Parameters<typeof edgeFromState>[0], ord: number) => {
     const r = edgeToRow(edgeFromState(state), ord);
-    insertEdge.run(graphId, r.edgeKey, r.source, r.target, r.relation, r.ord, r.data, version);
+    await db.execute(insertEdge, [graphId, r.edgeKey, r.source, r.target, r.relation, r.ord, r.data, version]);
   };
   for (const op of changeset.ops) {
     switch (op.op) {
       case "add_node":
         // A re-added node (an undo) goes back to its old position.
-        addNode(op.node, op.node.ord ?? nextNodeOrd++);
+        await addNode(op.node, op.node.ord ?? nextNodeOrd++);
         break;
       case "remove_node":
-        close(closeNode, op.node.id, "node");
+        await close(closeNode, op.node.id, "node");
         break;
       case "update_node":
         // The new row keeps the old row's position, so exports keep the file order.
-        addNode(op.after, close(closeNode, op.before.id, "node"));
+        await addNode(op.after, await close(closeNode, op.before.id, "node"));
         break;
       case "add_edge":
-        addEdge(op.edge, op.edge.ord ?? nextEdgeOrd++);
+        await addEdge(op.edge, op.edge.ord ?? nextEdgeOrd++);
         break;
       case "remove_edge":
-        close(closeEdge, op.edge.key, "edge");
+        await close(closeEdge, op.edge.key, "edge");
         break;
       case "update_edge":
-        addEdge(op.after, close(closeEdge, op.before.key, "edge"));
+        await addEdge(op.after, await close(closeEdge, op.before.key, "edge"));
         break;
     }
   }
@@ -190,13 +189,19 @@ interface ChangesetRow {
   proposalId: string | null;
   revertOf: number | null;
   actor: string | null;
-  createdAt: string;
+  /** Prisma's text on SQLite, a Date on PostgreSQL. */
+  createdAt: string | Date;
 }
 
-function changesetRows(graphId: string, fromExclusive: number, toInclusive: number): ChangesetRow[] {
-  return getSqlite()
-    .prepare(`SELECT * FROM "Changeset" WHERE graphId = ? AND version > ? AND version <= ? ORDER BY version`)
-    .all(graphId, fromExclusive, toInclusive) as ChangesetRow[];
+/** The largest INTEGER column value PostgreSQL accepts (a bigger parameter is an error there). */
+const MAX_INT32 = 2 ** 31 - 1;
+
+function changesetRows(graphId: string, fromExclusive: number, toInclusive: number): Promise<ChangesetRow[]> {
+  return getSql().query<ChangesetRow>(`SELECT * FROM "Changeset" WHERE "graphId" = ? AND "version" > ? AND "version" <= ? ORDER BY "version"`, [
+    graphId,
+    fromExclusive,
+    toInclusive,
+  ]);
 }
 
 export interface RevertOptions {
@@ -210,11 +215,12 @@ export interface RevertOptions {
 export async function revertVersion(options: RevertOptions): Promise<CommitResult & { reverted: number }> {
   const record = await getGraphRecord(options.graph);
   if (options.version <= 1) throw new AppError("INVALID_INPUT", "version 1 is the import; there is no change to undo");
-  const [row] = changesetRows(record.id, options.version - 1, options.version);
+  const [row] = await changesetRows(record.id, options.version - 1, options.version);
   if (!row) throw new AppError("NOT_FOUND", `graph ${JSON.stringify(options.graph)} has no version ${options.version}`);
-  const already = getSqlite()
-    .prepare(`SELECT version FROM "Changeset" WHERE graphId = ? AND kind = 'revert' AND revertOf = ? ORDER BY version DESC LIMIT 1`)
-    .get(record.id, options.version) as { version: number } | undefined;
+  const already = await getSql().get<{ version: number }>(
+    `SELECT "version" FROM "Changeset" WHERE "graphId" = ? AND "kind" = 'revert' AND "revertOf" = ? ORDER BY "version" DESC LIMIT 1`,
+    [record.id, options.version],
+  );
   if (already) {
     throw new AppError("CONFLICT", `version ${options.version} was already undone by version ${already.version}; revert version ${already.version} to redo it`);
   }
@@ -232,13 +238,13 @@ export async function revertVersion(options: RevertOptions): Promise<CommitResul
       revertOf: options.version,
       actor: options.actor,
       proposalId: row.proposalId,
-      inTransaction: (db, version) => {
+      inTransaction: async (db, version) => {
         // Actions this version applied go back to "reverted": the proposal shows they were undone.
-        db.prepare(`UPDATE "ProposalAction" SET status = 'reverted' WHERE appliedIn = ? AND proposalId = ? AND status = 'applied'`).run(
+        await db.execute(`UPDATE "ProposalAction" SET "status" = 'reverted' WHERE "appliedIn" = ? AND "proposalId" = ? AND "status" = 'applied'`, [
           options.version,
           row.proposalId,
-        );
-        options.inTransaction?.(db, version);
+        ]);
+        await options.inTransaction?.(db, version);
       },
     });
     return { ...result, reverted: options.version };
@@ -266,11 +272,11 @@ export interface VersionInfo {
 
 export async function findVersions(graph: string): Promise<VersionInfo[]> {
   const record = await getGraphRecord(graph);
-  const db = getSqlite();
-  const versions = db
-    .prepare(`SELECT version, message, nodeCount, edgeCount, createdAt FROM "GraphVersion" WHERE graphId = ? ORDER BY version DESC`)
-    .all(record.id) as { version: number; message: string; nodeCount: number; edgeCount: number; createdAt: string }[];
-  const changes = new Map(changesetRows(record.id, 0, Number.MAX_SAFE_INTEGER).map((c) => [c.version, c]));
+  const versions = await getSql().query<{ version: number; message: string; nodeCount: number; edgeCount: number; createdAt: string | Date }>(
+    `SELECT "version", "message", "nodeCount", "edgeCount", "createdAt" FROM "GraphVersion" WHERE "graphId" = ? ORDER BY "version" DESC`,
+    [record.id],
+  );
+  const changes = new Map((await changesetRows(record.id, 0, MAX_INT32)).map((c) => [c.version, c]));
   const revertedBy = new Map<number, number>();
   for (const c of changes.values()) if (c.revertOf !== null) revertedBy.set(c.revertOf, c.version);
   return versions.map((v) => {
@@ -300,7 +306,7 @@ export async function diffVersions(options: { graph: string; from: number; to: n
     }
   }
   const forward = options.from <= options.to;
-  const rows = changesetRows(record.id, Math.min(options.from, options.to), Math.max(options.from, options.to));
+  const rows = await changesetRows(record.id, Math.min(options.from, options.to), Math.max(options.from, options.to));
   const changesets = forward ? rows.map((r) => parseChangeset(r.ops)) : rows.reverse().map((r) => parseChangeset(r.inverse));
   const merges = rows.flatMap((r) => {
     const m = JSON.parse(r.merges) as Merge[];

@@ -1,7 +1,7 @@
 /**
- * Where the database lives: `DATABASE_URL` (e.g. `file:/data/refinery.db`), else
- * `prisma/refinery.db` in the checkout. Relative `file:` paths resolve against the current
- * directory, like sqlite3 itself does.
+ * Where the database lives: `DATABASE_URL` (e.g. `file:/data/refinery.db` for SQLite or
+ * `postgresql://user@host:5432/refinery` for PostgreSQL), else `prisma/refinery.db` in the
+ * checkout. Relative `file:` paths resolve against the current directory, like sqlite3 does.
  */
 import path from "node:path";
 
@@ -19,4 +19,13 @@ export function sqliteFilePath(url: string): string {
   const p = url.slice("file:".length).replace(/^\/\/(?=\/)/, "").split("?")[0] ?? "";
   if (!p) throw new Error("DATABASE_URL has an empty file path");
   return path.resolve(p);
+}
+
+export type Dialect = "sqlite" | "postgres";
+
+/** Which database a URL names: `file:` is SQLite, `postgres://` / `postgresql://` PostgreSQL. */
+export function dialectOf(url: string): Dialect {
+  if (url.startsWith("file:")) return "sqlite";
+  if (/^postgres(ql)?:\/\//.test(url)) return "postgres";
+  throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL), got ${url.split(":")[0]}:`);
 }

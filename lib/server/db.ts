@@ -1,12 +1,16 @@
 /**
  * The one Prisma client of a process (server, CLI or test), memoised per database URL.
- * The database file is created and migrated on first use. Server-only: never import from
- * components/ or lib/ outside lib/server/.
+ * DATABASE_URL picks the dialect: `file:` is SQLite (created and migrated on first use),
+ * `postgresql://` is PostgreSQL (migrated before Prisma's first connection). Server-only:
+ * never import from components/ or lib/ outside lib/server/.
  */
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/prisma/client";
-import { resolveDatabaseUrl } from "./database-url";
+import { PrismaClient as PgPrismaClient } from "./generated/prisma-pg/client";
+import { dialectOf, resolveDatabaseUrl } from "./database-url";
 import { migrateSqlite } from "./migrate";
+import { migratePostgres } from "./migrate-postgres";
 
 export type Db = PrismaClient;
 
@@ -15,10 +19,36 @@ const globalForPrisma = globalThis as unknown as { refineryPrisma?: { url: strin
 export function getDb(url = resolveDatabaseUrl()): PrismaClient {
   const cached = globalForPrisma.refineryPrisma;
   if (cached && cached.url === url) return cached.client;
-  migrateSqlite(url);
-  const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
+  const client = dialectOf(url) === "postgres" ? createPgClient(url) : createSqliteClient(url);
   globalForPrisma.refineryPrisma = { url, client };
   return client;
+}
+
+function createSqliteClient(url: string): PrismaClient {
+  migrateSqlite(url);
+  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
+}
+
+function createPgClient(url: string): PrismaClient {
+  const factory = new PrismaPg({ connectionString: url, max: Number(process.env.REFINERY_PG_POOL_SIZE ?? 5) });
+  // Prisma connects lazily through the factory: migrating there keeps getDb() synchronous.
+  const migrating: PrismaPg = Object.create(factory) as PrismaPg;
+  migrating.connect = async () => {
+    await migratePostgres(url);
+    return factory.connect();
+  };
+  // Both clients are generated from the same models (prisma/postgres/schema.prisma is derived
+  // from prisma/schema.prisma), so their model APIs agree; the generated types differ only in
+  // provider-specific extras (e.g. `mode: "insensitive"`), which callers must not rely on.
+  return new PgPrismaClient({ adapter: migrating }) as unknown as PrismaClient;
+}
+
+/**
+ * A case-insensitive `contains` filter on either dialect: SQLite's LIKE already ignores ASCII
+ * case, PostgreSQL needs `mode: "insensitive"` (which the SQLite client's types do not know).
+ */
+export function containsInsensitive(value: string, url = resolveDatabaseUrl()): { contains: string } {
+  return dialectOf(url) === "postgres" ? ({ contains: value, mode: "insensitive" } as { contains: string }) : { contains: value };
 }
 
 export async function disconnectDb(): Promise<void> {

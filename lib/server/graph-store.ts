@@ -11,7 +11,8 @@ import type { BundleQuestion } from "../import/parse-bundle";
 import { getDb } from "./db";
 import type { EdgeRow, NodeRow } from "./graph-rows";
 import { edgeFromRow, edgeToRow, metaFromText, metaToText, nodeFromRow, nodeToRow } from "./graph-rows";
-import { getSqlite, sqliteNow } from "./sqlite";
+import type { SqlExecutor, SqlValue } from "./sql";
+import { getSql, isUniqueViolation } from "./sql";
 
 export type GraphFormat = "graphify" | "triples" | "bundle";
 
@@ -61,8 +62,6 @@ export interface CreateGraphOptions {
   onProgress?: (done: number, total: number) => void;
 }
 
-const PROGRESS_EVERY = 20_000;
-
 export async function createGraph(options: CreateGraphOptions): Promise<GraphSummary> {
   const db = getDb();
   const name = validateGraphName(options.name);
@@ -80,60 +79,57 @@ export async function createGraph(options: CreateGraphOptions): Promise<GraphSum
     options.onProgress?.(done, total);
   };
 
-  const sqlite = getSqlite();
   const graphId = randomUUID();
-  const now = sqliteNow();
-  const insertGraph = sqlite.prepare(
-    `INSERT INTO "Graph" (id, name, format, sourcePath, meta, currentVersion, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
-  );
-  const insertVersion = sqlite.prepare(
-    `INSERT INTO "GraphVersion" (graphId, version, message, nodeCount, edgeCount, createdAt) VALUES (?, 1, ?, ?, ?, ?)`,
-  );
-  const insertNode = sqlite.prepare(
-    `INSERT INTO "Node" (graphId, nodeId, label, normLabel, ord, data, validFrom) VALUES (?, ?, ?, ?, ?, ?, 1)`,
-  );
-  const insertEdge = sqlite.prepare(
-    `INSERT INTO "Edge" (graphId, edgeKey, source, target, relation, ord, data, validFrom) VALUES (?, ?, ?, ?, ?, ?, ?, 1)`,
-  );
-  const insertDocument = sqlite.prepare(
-    `INSERT INTO "Document" (graphId, docId, kind, title, path, text) VALUES (?, ?, ?, ?, ?, ?)`,
-  );
-  const insertQuestion = sqlite.prepare(
-    `INSERT INTO "Question" (graphId, queryId, text, source, answers, refined, ord, createdAt) VALUES (?, ?, ?, 'bundle', ?, 0, ?, ?)`,
-  );
+  const now = new Date();
   // One transaction: a failure anywhere (even a constraint on the last row) leaves nothing.
-  const write = sqlite.transaction(() => {
-    insertGraph.run(graphId, name, options.format, options.sourcePath ?? null, metaToText(graph.meta), now, now);
-    insertVersion.run(graphId, options.message ?? `imported ${options.format}`, graph.nodes.size, graph.edges.size, now);
-    let ord = 0;
-    for (const node of graph.nodes.values()) {
-      const r = nodeToRow(node, ord++);
-      insertNode.run(graphId, r.nodeId, r.label, r.normLabel, r.ord, r.data);
-      if (ord % PROGRESS_EVERY === 0) progress(PROGRESS_EVERY);
-    }
-    progress(ord % PROGRESS_EVERY);
-    ord = 0;
-    for (const edge of graph.edges.values()) {
-      const r = edgeToRow(edge, ord++);
-      insertEdge.run(graphId, r.edgeKey, r.source, r.target, r.relation, r.ord, r.data);
-      if (ord % PROGRESS_EVERY === 0) progress(PROGRESS_EVERY);
-    }
-    progress(ord % PROGRESS_EVERY);
-    for (const d of documents) insertDocument.run(graphId, d.docId, d.kind, d.title, d.path, d.text);
+  const write = async (tx: SqlExecutor) => {
+    await tx.execute(
+      `INSERT INTO "Graph" ("id", "name", "format", "sourcePath", "meta", "currentVersion", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+      [graphId, name, options.format, options.sourcePath ?? null, metaToText(graph.meta), now, now],
+    );
+    await tx.execute(
+      `INSERT INTO "GraphVersion" ("graphId", "version", "message", "nodeCount", "edgeCount", "createdAt") VALUES (?, 1, ?, ?, ?, ?)`,
+      [graphId, options.message ?? `imported ${options.format}`, graph.nodes.size, graph.edges.size, now],
+    );
+    await tx.insertMany("Node", ["graphId", "nodeId", "label", "normLabel", "ord", "data", "validFrom"], nodeRows(graphId, graph), progress);
+    await tx.insertMany("Edge", ["graphId", "edgeKey", "source", "target", "relation", "ord", "data", "validFrom"], edgeRows(graphId, graph), progress);
+    await tx.insertMany(
+      "Document",
+      ["graphId", "docId", "kind", "title", "path", "text"],
+      documents.map((d) => [graphId, d.docId, d.kind, d.title, d.path, d.text]),
+    );
     progress(documents.length);
-    for (const q of questions) {
-      insertQuestion.run(graphId, queryIdOf(q.question), q.question.trim(), q.answers ? JSON.stringify(q.answers) : null, q.ord, now);
-    }
-  });
+    await tx.insertMany(
+      "Question",
+      ["graphId", "queryId", "text", "source", "answers", "refined", "ord", "createdAt"],
+      questions.map((q) => [graphId, queryIdOf(q.question), q.question.trim(), "bundle", q.answers ? JSON.stringify(q.answers) : null, false, q.ord, now]),
+    );
+  };
   try {
-    write.immediate();
+    await getSql().transaction(write);
   } catch (e) {
-    if ((e as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE" && String((e as Error).message).includes("Graph.name")) {
+    if (isUniqueViolation(e, "Graph", "name")) {
       throw new AppError("CONFLICT", `a graph named ${JSON.stringify(name)} already exists; choose another name`, { name });
     }
     throw e;
   }
   return getGraphSummary(name);
+}
+
+function* nodeRows(graphId: string, graph: KnowledgeGraph): Generator<SqlValue[]> {
+  let ord = 0;
+  for (const node of graph.nodes.values()) {
+    const r = nodeToRow(node, ord++);
+    yield [graphId, r.nodeId, r.label, r.normLabel, r.ord, r.data, 1];
+  }
+}
+
+function* edgeRows(graphId: string, graph: KnowledgeGraph): Generator<SqlValue[]> {
+  let ord = 0;
+  for (const edge of graph.edges.values()) {
+    const r = edgeToRow(edge, ord++);
+    yield [graphId, r.edgeKey, r.source, r.target, r.relation, r.ord, r.data, 1];
+  }
 }
 
 function dedupeQuestions(questions: BundleQuestion[]): (BundleQuestion & { ord: number })[] {
@@ -218,12 +214,12 @@ export async function loadGraph(name: string, version?: number): Promise<LoadedG
     return { graphId: row.id, name: row.name, version: v, graph: cached };
   }
   // Raw reads: Prisma's row mapping costs seconds on a 272k-edge graph; this is one scan each.
-  const sqlite = getSqlite();
-  const live = `graphId = ? AND validFrom <= ? AND (validTo IS NULL OR validTo > ?) ORDER BY ord`;
-  const nodes = sqlite.prepare(`SELECT nodeId, label, normLabel, ord, data FROM "Node" WHERE ${live}`).all(row.id, v, v) as NodeRow[];
-  const edges = sqlite
-    .prepare(`SELECT edgeKey, source, target, relation, ord, data FROM "Edge" WHERE ${live}`)
-    .all(row.id, v, v) as EdgeRow[];
+  const sql = getSql();
+  const live = `"graphId" = ? AND "validFrom" <= ? AND ("validTo" IS NULL OR "validTo" > ?) ORDER BY "ord"`;
+  const [nodes, edges] = await Promise.all([
+    sql.query<NodeRow>(`SELECT "nodeId", "label", "normLabel", "ord", "data" FROM "Node" WHERE ${live}`, [row.id, v, v]),
+    sql.query<EdgeRow>(`SELECT "edgeKey", "source", "target", "relation", "ord", "data" FROM "Edge" WHERE ${live}`, [row.id, v, v]),
+  ]);
   const graph = new KnowledgeGraph(metaFromText(row.meta));
   for (const n of nodes) graph.addNode(nodeFromRow(n));
   for (const e of edges) graph.addEdge(edgeFromRow(e));
@@ -257,11 +253,10 @@ export async function findDocuments(graphId: string, docIds: string[]): Promise<
 
 /** How often each relation is used in a version, most used first. */
 export async function findRelationCounts(graphId: string, version: number): Promise<{ relation: string; count: number }[]> {
-  return getSqlite()
-    .prepare(
-      `SELECT relation, COUNT(*) AS count FROM "Edge"
-       WHERE graphId = ? AND validFrom <= ? AND (validTo IS NULL OR validTo > ?)
-       GROUP BY relation ORDER BY count DESC, relation`,
-    )
-    .all(graphId, version, version) as { relation: string; count: number }[];
+  return getSql().query<{ relation: string; count: number }>(
+    `SELECT "relation", COUNT(*) AS "count" FROM "Edge"
+     WHERE "graphId" = ? AND "validFrom" <= ? AND ("validTo" IS NULL OR "validTo" > ?)
+     GROUP BY "relation" ORDER BY "count" DESC, "relation"`,
+    [graphId, version, version],
+  );
 }

@@ -21,15 +21,16 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "applied_steps_count"   INTEGER UNSIGNED NOT NULL DEFAULT 0
 )`;
 
-/** The migrations folder: beside this file's project root, found from the working tree. */
-export function findMigrationsDir(start = process.cwd()): string {
+/** The migrations folder of a dialect: beside this file's project root, found from the working tree. */
+export function findMigrationsDir(start = process.cwd(), dialect: "sqlite" | "postgres" = "sqlite"): string {
+  const sub = dialect === "sqlite" ? ["prisma", "migrations"] : ["prisma", "postgres", "migrations"];
   const candidates = [
-    process.env.REFINERY_MIGRATIONS_DIR,
-    path.join(start, "prisma", "migrations"),
-    path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..", "prisma", "migrations"),
+    dialect === "sqlite" ? process.env.REFINERY_MIGRATIONS_DIR : process.env.REFINERY_PG_MIGRATIONS_DIR,
+    path.join(start, ...sub),
+    path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..", ...sub),
   ].filter((p): p is string => typeof p === "string");
   for (const dir of candidates) if (fs.existsSync(dir)) return dir;
-  throw new Error(`cannot find prisma/migrations (looked in ${candidates.join(", ")})`);
+  throw new Error(`cannot find ${sub.join("/")} (looked in ${candidates.join(", ")})`);
 }
 
 const migrated = new Set<string>();

@@ -129,7 +129,7 @@ it("response schemas accept the server's types (checked by tsc)", () => {
   expectTypeOf<CommentViewType>().toExtend<Doc_<"CommentView">>();
   expectTypeOf<TimelineEventType>().toExtend<Doc_<"TimelineEvent">>();
   expectTypeOf<GraphPolicyType>().toExtend<Doc_<"GraphPolicy">>();
-  expectTypeOf<ReturnType<typeof describeProvider>>().toExtend<Doc_<"ProviderInfo">>();
+  expectTypeOf<Awaited<ReturnType<typeof describeProvider>>>().toExtend<Doc_<"ProviderInfo">>();
   expectTypeOf<LlmSettingsView>().toExtend<Doc_<"LlmSettingsView">>();
   expectTypeOf<ConnectionCheckType>().toExtend<Doc_<"ConnectionCheck">>();
   expectTypeOf<ApiErrorBody>().toExtend<Doc_<"ErrorBody">>();

@@ -8,7 +8,6 @@
  * only through `approveActions` (lib/server/approvals.ts), once the graph's approval policy is
  * satisfied; the CLI calls it directly only while no account exists (single-user local mode).
  */
-import type Database from "better-sqlite3";
 import { AppError } from "../errors";
 import type { Triple } from "../graph/model";
 import type { RefinementAction } from "../loop/types";
@@ -32,6 +31,7 @@ import type { DecisionView } from "./action-decisions";
 import { decisionInclude, evaluateActionRow } from "./action-decisions";
 import { recordAudit } from "./audit";
 import { getPolicyForGraphId } from "./policies";
+import type { SqlExecutor } from "./sql";
 import { findDocuments, getGraphRecord, loadGraph } from "./graph-store";
 
 export type ProposalStatus = "pending" | "applied" | "partially_applied" | "rejected";
@@ -299,18 +299,16 @@ export async function applyProposal(options: ApplyProposalOptions): Promise<Appl
   const record = await getGraphRecord(proposal.graph);
   const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix: `v${record.currentVersion + 1}.` });
   const applied = plan.actions.map((a) => ({ index: chosen[a.index]?.index ?? a.index, action: a.action, summary: a.summary, skipped: a.skipped }));
-  const markApplied = (db: Database.Database, version: number) => {
-    const update = db.prepare(
-      `UPDATE "ProposalAction" SET status = ?, appliedIn = ?, updatedAt = ? WHERE proposalId = ? AND "index" = ? AND status = 'pending'`,
-    );
-    const now = new Date().toISOString().replace("Z", "+00:00");
+  const markApplied = async (db: SqlExecutor, version: number) => {
+    const update = `UPDATE "ProposalAction" SET "status" = ?, "appliedIn" = ?, "updatedAt" = ? WHERE "proposalId" = ? AND "index" = ? AND "status" = 'pending'`;
+    const now = new Date();
     for (const a of applied) {
       // Exactly one concurrent apply wins: the loser finds the action no longer pending.
-      const changed = update.run(a.skipped ? "skipped" : "applied", version, now, proposal.id, a.index).changes;
+      const changed = await db.execute(update, [a.skipped ? "skipped" : "applied", version, now, proposal.id, a.index]);
       if (changed !== 1) throw new AppError("CONFLICT", `action ${a.index + 1} of proposal ${proposal.id} was decided by someone else meanwhile; nothing was changed`);
     }
-    const remaining = db.prepare(`SELECT COUNT(*) AS n FROM "ProposalAction" WHERE proposalId = ? AND status = 'pending'`).get(proposal.id) as { n: number };
-    db.prepare(`UPDATE "Proposal" SET status = ?, updatedAt = ? WHERE id = ?`).run(remaining.n === 0 ? "applied" : "partially_applied", now, proposal.id);
+    const remaining = await db.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "ProposalAction" WHERE "proposalId" = ? AND "status" = 'pending'`, [proposal.id]);
+    await db.execute(`UPDATE "Proposal" SET "status" = ?, "updatedAt" = ? WHERE "id" = ?`, [remaining?.n === 0 ? "applied" : "partially_applied", now, proposal.id]);
   };
   const result = await commitChangeset({
     graph: proposal.graph,

@@ -43,7 +43,7 @@ export async function addQuestions(options: { graph: string; texts: string[]; so
   const tooLong = texts.findIndex((t) => t.length > 4000);
   if (tooLong >= 0) throw new AppError("INVALID_INPUT", `question ${tooLong + 1} is longer than 4,000 characters`);
   const db = getDb();
-  return db.$transaction(async (tx) => {
+  const add = () => db.$transaction(async (tx) => {
     const added: QuestionItem[] = [];
     const existing: QuestionItem[] = [];
     const last = await tx.question.findFirst({ where: { graphId: graph.id }, orderBy: { ord: "desc" }, select: { ord: true } });
@@ -60,6 +60,14 @@ export async function addQuestions(options: { graph: string; texts: string[]; so
     }
     return { added, existing };
   });
+  try {
+    return await add();
+  } catch (error) {
+    // Two requests (or instances) added the same question at once: on PostgreSQL both may pass
+    // the lookup, and the unique index refuses the second. Once more, it is simply "existing".
+    if ((error as { code?: string }).code === "P2002") return add();
+    throw error;
+  }
 }
 
 export async function findQuestions(options: { graph: string; status?: "pending" | "refined" | "all" }): Promise<QuestionItem[]> {

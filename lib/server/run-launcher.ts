@@ -34,7 +34,7 @@ function logFailure(error: unknown): void {
 }
 
 export async function launchRuns(options: LaunchRunsOptions): Promise<LaunchedRuns> {
-  const provider = getProvider(options.provider);
+  const provider = await getProvider(options.provider);
   if (!options.pending) {
     if (!options.question?.trim() && !options.queryId) throw new AppError("INVALID_INPUT", "give a question, a queued question's id, or pending: true");
     const started = await startRun({ graph: options.graph, question: options.question, queryId: options.queryId, provider, config: options.config, actor: options.actor });

@@ -29,6 +29,11 @@ interface ProposalContext {
 
 export const PROCESS_OWNER = `${process.pid}@${os.hostname()}`;
 
+// Runs this process started and has not finished. On globalThis: Next.js may load this module
+// more than once per process.
+const globalForRuns = globalThis as unknown as { refineryLiveRuns?: Set<string> };
+const liveRuns = (globalForRuns.refineryLiveRuns ??= new Set<string>());
+
 export interface RunSummary {
   id: string;
   graph: string;
@@ -80,6 +85,7 @@ export interface StartedRun {
 }
 
 const HEARTBEAT_MS = 5_000;
+const INTERRUPTED_ERROR = "the process running it stopped before it finished (restart or crash)";
 /** Runs of another host are considered dead after this long without a heartbeat. */
 const STALE_AFTER_MS = 120_000;
 
@@ -97,14 +103,18 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   } else {
     throw new AppError("INVALID_INPUT", "give a question or the id of a queued question");
   }
-  const provider = typeof options.provider === "object" ? options.provider : getProvider(options.provider);
+  const provider = typeof options.provider === "object" ? options.provider : await getProvider(options.provider);
   const config: LoopConfig = { ...DEFAULT_LOOP_CONFIG, ...options.config };
   const loaded = await loadGraph(options.graph);
 
-  // One run of a question at a time: the check and the insert share a write transaction.
+  // One run of a question at a time: the check and the insert share a write transaction, and
+  // the partial unique index Run_one_running_per_question settles a race between instances.
   const run = await db.$transaction(async (tx) => {
-    const busy = await tx.run.findFirst({ where: { graphId: graphRow.id, queryId: question.queryId, status: "running" }, select: { id: true } });
-    if (busy) throw new AppError("CONFLICT", `question ${question.queryId} is already being run (run ${busy.id})`, { runId: busy.id });
+    const busy = await tx.run.findFirst({ where: { graphId: graphRow.id, queryId: question.queryId, status: "running" }, select: { id: true, heartbeatAt: true } });
+    // A run whose process went silent (an instance died) holds the question only until its lease runs out.
+    if (busy && Date.now() - busy.heartbeatAt.getTime() > STALE_AFTER_MS) {
+      await tx.run.updateMany({ where: { id: busy.id, status: "running" }, data: { status: "interrupted", error: INTERRUPTED_ERROR, finishedAt: new Date() } });
+    } else if (busy) throw new AppError("CONFLICT", `question ${question.queryId} is already being run (run ${busy.id})`, { runId: busy.id });
     const created = await tx.run.create({
       data: {
         graphId: graphRow.id,
@@ -130,7 +140,8 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
       );
     }
     return created;
-  });
+  }).catch(refuseRace(question.queryId));
+  liveRuns.add(run.id);
 
   const heartbeat = setInterval(() => {
     void db.run.update({ where: { id: run.id }, data: { heartbeatAt: new Date() } }).catch(() => undefined);
@@ -196,10 +207,24 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     } finally {
       clearInterval(heartbeat);
     }
-    await finishRun(run.id, question.pk, trace, failure, { graph: loaded.name, version: loaded.version });
+    try {
+      await finishRun(run.id, question.pk, trace, failure, { graph: loaded.name, version: loaded.version });
+    } finally {
+      liveRuns.delete(run.id);
+    }
     return getRun(run.id);
   })();
   return { runId: run.id, done };
+}
+
+/** The unique index caught two starts racing (Prisma P2002): a CONFLICT, as the check would have said. */
+function refuseRace(queryId: string) {
+  return (error: unknown): never => {
+    if ((error as { code?: string }).code === "P2002") {
+      throw new AppError("CONFLICT", `question ${queryId} is already being run (by another request or instance)`);
+    }
+    throw error;
+  };
 }
 
 async function finishRun(runId: string, questionPk: number, trace: RunTrace | null, failure: string | null, proposalFor: ProposalContext): Promise<void> {
@@ -253,7 +278,14 @@ export async function runPending(options: Omit<StartRunOptions, "question" | "qu
   }
   for (const q of pending) {
     if (options.signal?.aborted) break;
-    const started = await startRun({ ...options, queryId: q.queryId });
+    let started: StartedRun;
+    try {
+      started = await startRun({ ...options, queryId: q.queryId });
+    } catch (error) {
+      // Another instance (or request) is running this question: it is theirs to finish.
+      if (error instanceof AppError && error.code === "CONFLICT") continue;
+      throw error;
+    }
     results.push(await started.done);
   }
   return results;
@@ -336,24 +368,32 @@ function isProcessAlive(pid: number): boolean {
 }
 
 /**
- * After a restart: runs left "running" by a process that no longer exists (same host) or
- * silent for too long (other hosts) become "interrupted". Their steps stay; they never got a
- * proposal, because actions are only written with the final status.
+ * After a restart: runs left "running" by a process that is gone become "interrupted". Their
+ * steps stay; they never got a proposal, because actions are only written with the final
+ * status. Gone means: silent (no heartbeat) for STALE_AFTER_MS, whoever owned it; or quiet for
+ * a few heartbeats and either owned by this pid@host but not started by this process (a
+ * previous process with the same pid, as after a container restart) or owned by a pid of this
+ * host that no longer exists (the quiet period keeps another pid namespace under the same
+ * hostname from fooling the pid check). Runs of live instances keep beating: never touched.
+ * Called at server start and then every minute (instrumentation.ts).
  */
 export async function markInterruptedRuns(now = Date.now()): Promise<number> {
   const db = getDb();
   const running = await db.run.findMany({ where: { status: "running" }, select: { id: true, owner: true, heartbeatAt: true } });
   const host = os.hostname();
   const dead = running.filter((r) => {
+    const silentFor = now - r.heartbeatAt.getTime();
+    if (silentFor > STALE_AFTER_MS) return true;
+    // Quiet for a few heartbeats: not one just being inserted, nor a live process's.
+    if (silentFor <= 3 * HEARTBEAT_MS) return false;
+    if (r.owner === PROCESS_OWNER) return !liveRuns.has(r.id);
     const [pid, owner] = (r.owner ?? "").split("@");
-    if (r.owner === PROCESS_OWNER) return false;
-    if (owner === host && pid && /^\d+$/.test(pid)) return !isProcessAlive(Number(pid));
-    return now - r.heartbeatAt.getTime() > STALE_AFTER_MS;
+    return owner === host && !!pid && /^\d+$/.test(pid) && !isProcessAlive(Number(pid));
   });
   if (dead.length === 0) return 0;
   await db.run.updateMany({
     where: { id: { in: dead.map((r) => r.id) }, status: "running" },
-    data: { status: "interrupted", error: "the process running it stopped before it finished (restart or crash)", finishedAt: new Date(now) },
+    data: { status: "interrupted", error: INTERRUPTED_ERROR, finishedAt: new Date(now) },
   });
   return dead.length;
 }

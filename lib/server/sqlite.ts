@@ -1,8 +1,7 @@
 /**
- * A raw better-sqlite3 connection beside the Prisma client, for the two bulk paths where
- * Prisma's per-row overhead dominates: writing a whole imported graph (hundreds of thousands
- * of rows in one transaction) and reading a whole version back. Everything else goes through
- * Prisma. Both connections use WAL, so readers never block the writer.
+ * The raw better-sqlite3 connection behind the SQLite side of sql.ts (bulk import, whole-version
+ * reads, commits). Use `getSql()` from sql.ts instead: code written against it runs on
+ * PostgreSQL too. Both this connection and Prisma's use WAL, so readers never block the writer.
  */
 import Database from "better-sqlite3";
 import { resolveDatabaseUrl, sqliteFilePath } from "./database-url";
@@ -27,7 +26,7 @@ export function closeSqlite(): void {
   globalForSqlite.refinerySqlite = undefined;
 }
 
-/** Timestamps in the text format Prisma's SQLite adapter writes and reads. */
+/** Timestamps in the text format Prisma's SQLite adapter writes and reads (sql.ts converts Dates itself). */
 export function sqliteNow(): string {
   return new Date().toISOString().replace("Z", "+00:00");
 }

@@ -23,8 +23,8 @@ export interface GetProviderOptions {
 
 let openAi: { key: string; provider: LlmProvider } | undefined;
 
-export function getProvider(name?: ProviderName, options: GetProviderOptions = {}): LlmProvider {
-  const settings = getEffectiveLlmSettings();
+export async function getProvider(name?: ProviderName, options: GetProviderOptions = {}): Promise<LlmProvider> {
+  const settings = await getEffectiveLlmSettings();
   const chosen = name ?? settings.provider;
   if (chosen === "heuristic") return createHeuristicProvider();
   if (chosen === "replay") {
@@ -50,7 +50,7 @@ export function getProvider(name?: ProviderName, options: GetProviderOptions = {
 }
 
 /** What the UI shows about the configured provider: never the API key. */
-export function describeProvider() {
-  const settings = redactSettings(getEffectiveLlmSettings());
+export async function describeProvider() {
+  const settings = redactSettings(await getEffectiveLlmSettings());
   return { ...settings, isLlm: settings.provider !== "heuristic" };
 }

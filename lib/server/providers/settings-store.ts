@@ -4,7 +4,7 @@
  * is never stored: it comes from REFINERY_LLM_API_KEY only, so the database holds no secret.
  */
 import { AppError } from "../../errors";
-import { sqliteNow, getSqlite } from "../sqlite";
+import { getSql } from "../sql";
 import type { LlmSettings, RedactedLlmSettings } from "./llm-env";
 import { LLM_ENV, readLlmSettings, redactSettings } from "./llm-env";
 
@@ -25,8 +25,8 @@ const FIELD_LABELS: Record<string, string> = {
   [LLM_ENV.maxTokens]: "Max tokens",
 };
 
-function storedOverrides(): Partial<Record<EditableLlmField, string>> {
-  const rows = getSqlite().prepare(`SELECT key, value FROM "Setting" WHERE key LIKE 'llm.%'`).all() as { key: string; value: string }[];
+async function storedOverrides(): Promise<Partial<Record<EditableLlmField, string>>> {
+  const rows = await getSql().query<{ key: string; value: string }>(`SELECT "key", "value" FROM "Setting" WHERE "key" LIKE 'llm.%'`);
   const out: Partial<Record<EditableLlmField, string>> = {};
   for (const row of rows) {
     const field = row.key.slice(PREFIX.length) as EditableLlmField;
@@ -42,8 +42,8 @@ function mergedEnv(overrides: Partial<Record<EditableLlmField, string>>): Record
 }
 
 /** The settings runs use now: environment plus saved overrides. */
-export function getEffectiveLlmSettings(): LlmSettings {
-  return readLlmSettings(mergedEnv(storedOverrides()));
+export async function getEffectiveLlmSettings(): Promise<LlmSettings> {
+  return readLlmSettings(mergedEnv(await storedOverrides()));
 }
 
 export interface LlmSettingsView {
@@ -53,9 +53,9 @@ export interface LlmSettingsView {
   apiKeySource: "environment" | "none";
 }
 
-export function describeLlmSettings(): LlmSettingsView {
-  const overrides = storedOverrides();
-  const effective = getEffectiveLlmSettings();
+export async function describeLlmSettings(): Promise<LlmSettingsView> {
+  const overrides = await storedOverrides();
+  const effective = await getEffectiveLlmSettings();
   return {
     effective: redactSettings(effective),
     overridden: Object.keys(overrides) as EditableLlmField[],
@@ -67,8 +67,8 @@ export function describeLlmSettings(): LlmSettingsView {
  * Save overrides (a field set to null or "" goes back to the environment's value). Validated as
  * a whole before anything is written, so a bad value changes nothing.
  */
-export function saveLlmSettings(changes: Partial<Record<EditableLlmField, string | null>>): LlmSettingsView {
-  const next = { ...storedOverrides() };
+export async function saveLlmSettings(changes: Partial<Record<EditableLlmField, string | null>>): Promise<LlmSettingsView> {
+  const next = { ...(await storedOverrides()) };
   for (const [field, value] of Object.entries(changes) as [EditableLlmField, string | null | undefined][]) {
     if (!(EDITABLE_LLM_FIELDS as readonly string[]).includes(field)) throw new AppError("INVALID_INPUT", `unknown setting ${field}`);
     if (value === undefined) continue;
@@ -86,13 +86,13 @@ export function saveLlmSettings(changes: Partial<Record<EditableLlmField, string
     }
     throw error;
   }
-  const db = getSqlite();
-  const now = sqliteNow();
-  db.transaction(() => {
-    db.prepare(`DELETE FROM "Setting" WHERE key LIKE 'llm.%'`).run();
-    const insert = db.prepare(`INSERT INTO "Setting" (key, value, updatedAt) VALUES (?, ?, ?)`);
-    for (const [field, value] of Object.entries(next)) insert.run(PREFIX + field, value, now);
-  })();
+  const now = new Date();
+  await getSql().transaction(async (tx) => {
+    await tx.execute(`DELETE FROM "Setting" WHERE "key" LIKE 'llm.%'`);
+    for (const [field, value] of Object.entries(next)) {
+      await tx.execute(`INSERT INTO "Setting" ("key", "value", "updatedAt") VALUES (?, ?, ?)`, [PREFIX + field, value, now]);
+    }
+  });
   return describeLlmSettings();
 }
 
@@ -110,10 +110,10 @@ export async function checkLlmConnection(): Promise<ConnectionCheck> {
   const { getProvider } = await import("./index");
   const { buildJudgePrompt } = await import("../../loop/prompts");
   const { KnowledgeGraph } = await import("../../graph/model");
-  const settings = getEffectiveLlmSettings();
+  const settings = await getEffectiveLlmSettings();
   const started = performance.now();
   try {
-    const provider = getProvider(settings.provider);
+    const provider = await getProvider(settings.provider);
     const question = "Is Refinery connected to this model?";
     const result = await provider.complete({
       task: "judge",

@@ -1,0 +1,291 @@
+/**
+ * A small SQL interface for the paths that bypass Prisma for speed (bulk import, whole-version
+ * reads, the commit transaction), with one implementation per dialect:
+ *
+ * - SQLite: the raw better-sqlite3 connection (sqlite.ts). Statements run synchronously, so
+ *   `insertMany` is a tight prepared-statement loop, as fast as before this interface existed.
+ * - PostgreSQL: a `pg` Pool (pg-pool.ts); `insertMany` sends 20k rows per statement as arrays.
+ *
+ * Write SQL once for both: `?` placeholders (turned into `$1, $2…` for PostgreSQL), every
+ * table and column name double-quoted (PostgreSQL folds unquoted names to lower case), no
+ * dialect-only syntax except `tx.forUpdate`. Values: pass `Date`s for timestamps (stored in
+ * Prisma's format on each side); booleans work on both. Read timestamps with `new Date(v)`:
+ * SQLite gives Prisma's text, PostgreSQL a Date. COUNT(*) is a number on both.
+ */
+import type Database from "better-sqlite3";
+import type pg from "pg";
+import type { Dialect } from "./database-url";
+import { dialectOf, resolveDatabaseUrl } from "./database-url";
+import { migratePostgres } from "./migrate-postgres";
+import { closePgPools, getPgPool } from "./pg-pool";
+import { closeSqlite, getSqlite } from "./sqlite";
+
+export type SqlValue = string | number | boolean | null | Date;
+
+export interface SqlExecutor {
+  readonly dialect: Dialect;
+  /** Appended to a SELECT inside a transaction to lock the rows it reads until commit (PostgreSQL); SQLite's write transactions are exclusive already. */
+  readonly forUpdate: string;
+  query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  /** Runs a statement; resolves with the number of rows it changed. */
+  execute(sql: string, params?: readonly SqlValue[]): Promise<number>;
+  /** Inserts many rows into one table, as fast as the dialect allows (the row arrays may be reused); `onRows` reports progress. */
+  insertMany(table: string, columns: readonly string[], rows: Iterable<SqlValue[]>, onRows?: (count: number) => void): Promise<void>;
+}
+
+export interface Sql extends SqlExecutor {
+  /**
+   * Runs `fn` in one transaction: all its statements commit together or not at all. SQLite:
+   * BEGIN IMMEDIATE (one writer at a time across processes). PostgreSQL: READ COMMITTED on
+   * one pooled connection; use `forUpdate` to serialise writers on a row.
+   */
+  transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+}
+
+export function getSql(url = resolveDatabaseUrl()): Sql {
+  return dialectOf(url) === "postgres" ? postgresSql(url) : sqliteSql(url);
+}
+
+export async function closeSql(): Promise<void> {
+  closeSqlite();
+  pgSqls.clear();
+  await closePgPools();
+}
+
+/** Whether `error` is a unique-constraint violation of `table`(`column`) on either dialect. */
+export function isUniqueViolation(error: unknown, table: string, column: string): boolean {
+  const e = error as { code?: string; constraint?: string; message?: string };
+  if (e.code === "23505") return e.constraint === `${table}_${column}_key`;
+  return typeof e.code === "string" && e.code.startsWith("SQLITE_CONSTRAINT") && String(e.message).includes(`${table}.${column}`);
+}
+
+// ---------------------------------------------------------------------------------- SQLite
+
+/** Timestamps in the text format Prisma's SQLite adapter writes and reads. */
+function sqliteValue(v: SqlValue): string | number | null {
+  if (v instanceof Date) return v.toISOString().replace("Z", "+00:00");
+  if (typeof v === "boolean") return v ? 1 : 0;
+  return v;
+}
+
+const globalForSqliteSql = globalThis as unknown as {
+  refinerySqliteSql?: { db: Database.Database; sql: Sql };
+};
+
+function sqliteSql(url: string): Sql {
+  const db = getSqlite(url);
+  const cached = globalForSqliteSql.refinerySqliteSql;
+  if (cached && cached.db === db) return cached.sql;
+  const statements = new Map<string, Database.Statement>();
+  const prepare = (text: string): Database.Statement => {
+    let stmt = statements.get(text);
+    if (!stmt) {
+      stmt = db.prepare(text);
+      if (statements.size > 200) statements.clear();
+      statements.set(text, stmt);
+    }
+    return stmt;
+  };
+  const executor: SqlExecutor = {
+    dialect: "sqlite",
+    forUpdate: "",
+    query<T>(text: string, params: readonly SqlValue[] = []) {
+      const stmt = prepare(text);
+      const values = params.map(sqliteValue);
+      if (!stmt.reader) {
+        stmt.run(...values);
+        return Promise.resolve([] as T[]);
+      }
+      return Promise.resolve(stmt.all(...values) as T[]);
+    },
+    get<T>(text: string, params: readonly SqlValue[] = []) {
+      const stmt = prepare(text);
+      const values = params.map(sqliteValue);
+      if (!stmt.reader) {
+        stmt.run(...values);
+        return Promise.resolve(undefined);
+      }
+      return Promise.resolve(stmt.get(...values) as T | undefined);
+    },
+    execute(text: string, params: readonly SqlValue[] = []) {
+      return Promise.resolve(prepare(text).run(...params.map(sqliteValue)).changes);
+    },
+    insertMany(table, columns, rows, onRows) {
+      const stmt = prepare(`INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`);
+      let n = 0;
+      for (const row of rows) {
+        // In place and bound as one array: this loop runs for every row of an import.
+        for (let i = 0; i < row.length; i++) {
+          const v = row[i];
+          if (typeof v === "boolean" || v instanceof Date) row[i] = sqliteValue(v);
+        }
+        stmt.run(row);
+        if (++n % PROGRESS_EVERY === 0) onRows?.(PROGRESS_EVERY);
+      }
+      onRows?.(n % PROGRESS_EVERY);
+      return Promise.resolve();
+    },
+  };
+  // One connection per process: transactions queue here, so two async callers never interleave
+  // their statements inside one BEGIN…COMMIT.
+  let queue: Promise<unknown> = Promise.resolve();
+  const sql: Sql = {
+    ...executor,
+    transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      const run = queue.then(async () => {
+        db.exec("BEGIN IMMEDIATE");
+        try {
+          const result = await fn(executor);
+          db.exec("COMMIT");
+          return result;
+        } catch (error) {
+          if (db.inTransaction) db.exec("ROLLBACK");
+          throw error;
+        }
+      });
+      queue = run.catch(() => undefined);
+      return run;
+    },
+  };
+  globalForSqliteSql.refinerySqliteSql = { db, sql };
+  return sql;
+}
+
+const PROGRESS_EVERY = 20_000;
+
+// ------------------------------------------------------------------------------ PostgreSQL
+
+const placeholderCache = new Map<string, string>();
+
+/** `?` → `$1, $2…`, leaving quoted strings and identifiers alone. */
+export function toPgPlaceholders(text: string): string {
+  const cached = placeholderCache.get(text);
+  if (cached !== undefined) return cached;
+  let out = "";
+  let n = 0;
+  let quote: string | null = null;
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = null;
+      out += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      out += ch;
+    } else if (ch === "?") {
+      out += `$${++n}`;
+    } else {
+      out += ch;
+    }
+  }
+  if (placeholderCache.size > 500) placeholderCache.clear();
+  placeholderCache.set(text, out);
+  return out;
+}
+
+/** Dates as UTC text: Prisma's `timestamp(3)` columns have no zone and hold UTC. */
+function pgValue(v: SqlValue): string | number | boolean | null {
+  return v instanceof Date ? v.toISOString() : v;
+}
+
+/** Rows per INSERT … SELECT FROM unnest(…) statement: one array parameter per column. */
+const ROWS_PER_BATCH = 20_000;
+
+/** Column types by table (the schema is the same in every database of a process). */
+const columnTypes = new Map<string, Map<string, string>>();
+
+async function typesOf(run: PgRun, table: string): Promise<Map<string, string>> {
+  let types = columnTypes.get(table);
+  if (!types) {
+    const result = await run(
+      `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a
+       WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped`,
+      [`"${table}"`],
+    );
+    types = new Map((result.rows as { name: string; type: string }[]).map((r) => [r.name, r.type]));
+    columnTypes.set(table, types);
+  }
+  return types;
+}
+
+type PgRun = (text: string, values: unknown[]) => Promise<pg.QueryResult>;
+
+function pgExecutor(run: PgRun): SqlExecutor {
+  return {
+    dialect: "postgres",
+    forUpdate: " FOR UPDATE",
+    async query<T>(text: string, params: readonly SqlValue[] = []) {
+      return (await run(toPgPlaceholders(text), params.map(pgValue))).rows as T[];
+    },
+    async get<T>(text: string, params: readonly SqlValue[] = []) {
+      return (await run(toPgPlaceholders(text), params.map(pgValue))).rows[0] as T | undefined;
+    },
+    async execute(text: string, params: readonly SqlValue[] = []) {
+      return (await run(toPgPlaceholders(text), params.map(pgValue))).rowCount ?? 0;
+    },
+    async insertMany(table, columns, rows, onRows) {
+      // One array per column, unnested server-side: a statement of 20k rows is parsed once and
+      // stays far below the 65,535-parameter limit of a multi-row VALUES list.
+      const types = await typesOf(run, table);
+      const casts = columns.map((c, i) => {
+        const type = types.get(c);
+        if (!type) throw new Error(`table ${table} has no column ${c}`);
+        return `$${i + 1}::${type}[]`;
+      });
+      const text = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) SELECT * FROM unnest(${casts.join(", ")})`;
+      let arrays: unknown[][] = columns.map(() => []);
+      let count = 0;
+      const flush = async () => {
+        if (count === 0) return;
+        await run(text, arrays);
+        onRows?.(count);
+        arrays = columns.map(() => []);
+        count = 0;
+      };
+      for (const row of rows) {
+        for (let c = 0; c < columns.length; c++) (arrays[c] as unknown[]).push(pgValue(row[c] ?? null));
+        if (++count === ROWS_PER_BATCH) await flush();
+      }
+      await flush();
+    },
+  };
+}
+
+const globalForPgSql = globalThis as unknown as { refineryPgSql?: Map<string, Sql> };
+const pgSqls = (globalForPgSql.refineryPgSql ??= new Map<string, Sql>());
+
+function postgresSql(url: string): Sql {
+  const cached = pgSqls.get(url);
+  if (cached) return cached;
+  const pool = getPgPool(url);
+  const executor = pgExecutor(async (text, values) => {
+    await migratePostgres(url);
+    return pool.query(text, values);
+  });
+  const sql: Sql = {
+    ...executor,
+    async transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
+      await migratePostgres(url);
+      const client = await pool.connect();
+      let broken = false;
+      try {
+        await client.query("BEGIN");
+        try {
+          const result = await fn(pgExecutor((text, values) => client.query(text, values)));
+          await client.query("COMMIT");
+          return result;
+        } catch (error) {
+          await client.query("ROLLBACK").catch(() => {
+            broken = true;
+          });
+          throw error;
+        }
+      } finally {
+        // A connection that could not even roll back is dropped, not reused.
+        client.release(broken);
+      }
+    },
+  };
+  pgSqls.set(url, sql);
+  return sql;
+}
