@@ -143,6 +143,12 @@ export interface Decision {
   withdrawnAt: string | null;
   dismissedAt: string | null;
   dismissedReason: string | null;
+  /**
+   * Set when the person can no longer approve under the current policy (account disabled, role
+   * changed, policy now asks for admins): their approval stops counting until they approve
+   * again with the right to do so.
+   */
+  ineligible?: string | null;
 }
 
 export interface ActionEvaluation {
@@ -182,7 +188,7 @@ export function evaluateAction(
       vetoers.push({ userName: d.userName, reason: d.reason });
       continue;
     }
-    const stale = d.dismissedAt !== null ? (d.dismissedReason ?? "dismissed") : isStale(d);
+    const stale = d.dismissedAt !== null ? (d.dismissedReason ?? "dismissed") : (d.ineligible ?? isStale(d));
     if (stale !== null) {
       dismissed.push({ userName: d.userName, reason: stale });
       continue;
@@ -207,4 +213,12 @@ export function evaluateAction(
 export function approveButtonLabel(evaluation: Pick<ActionEvaluation, "approvals" | "required">): string {
   const after = evaluation.approvals + 1;
   return after >= evaluation.required ? "Approve and apply" : `Approve (${after} of ${evaluation.required})`;
+}
+
+/** Why a person's approval no longer counts under the current policy, or null if it does. */
+export function approverIneligibility(person: { role: string; disabled: boolean }, policy: ApprovalPolicy): string | null {
+  if (person.disabled) return "no longer counts: the account was disabled";
+  if (person.role !== "admin" && person.role !== "reviewer") return `no longer counts: a ${person.role} cannot approve`;
+  if (policy.approverRole === "admin" && person.role !== "admin") return "no longer counts: this graph's policy now needs an admin's approval";
+  return null;
 }

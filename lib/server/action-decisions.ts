@@ -4,13 +4,13 @@
  * so a stale approval never counts even if the dismissal after a commit was missed.
  */
 import type { ActionEvaluation, ApprovalPolicy, Confidence, Decision } from "../auth/approval-policy";
-import { evaluateAction } from "../auth/approval-policy";
+import { approverIneligibility, evaluateAction } from "../auth/approval-policy";
 import type { Prisma } from "./generated/prisma/client";
 import { findStaleReason } from "./stale-approvals";
 
 /** The Prisma include that brings an action's decisions with their people. */
 export const decisionInclude = {
-  approvals: { orderBy: { id: "asc" }, include: { user: { select: { username: true, displayName: true } } } },
+  approvals: { orderBy: { id: "asc" }, include: { user: { select: { username: true, displayName: true, role: true, disabledAt: true } } } },
 } as const satisfies Prisma.ProposalActionInclude;
 
 export type ActionWithDecisions = Prisma.ProposalActionGetPayload<{ include: typeof decisionInclude }>;
@@ -19,7 +19,7 @@ export interface DecisionView extends Decision {
   id: number;
 }
 
-export function toDecisions(row: ActionWithDecisions): DecisionView[] {
+export function toDecisions(row: ActionWithDecisions, policy: ApprovalPolicy): DecisionView[] {
   return row.approvals.map((a) => ({
     id: a.id,
     userId: a.userId,
@@ -31,6 +31,7 @@ export function toDecisions(row: ActionWithDecisions): DecisionView[] {
     withdrawnAt: a.withdrawnAt?.toISOString() ?? null,
     dismissedAt: a.dismissedAt?.toISOString() ?? null,
     dismissedReason: a.dismissedReason,
+    ineligible: a.kind === "approve" ? approverIneligibility({ role: a.user.role, disabled: a.user.disabledAt !== null }, policy) : null,
   }));
 }
 
@@ -48,7 +49,7 @@ export async function evaluateActionRow(options: {
   row: ActionWithDecisions;
 }): Promise<EvaluatedAction> {
   const { row, graph } = options;
-  const decisions = toDecisions(row);
+  const decisions = toDecisions(row, options.policy);
   const stale = new Map<number, string>();
   for (const d of decisions) {
     if (d.kind !== "approve" || d.withdrawnAt !== null || d.dismissedAt !== null || d.graphVersion >= graph.currentVersion || row.status !== "pending") continue;

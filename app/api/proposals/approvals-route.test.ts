@@ -213,6 +213,29 @@ describe("LOW actions", () => {
   });
 });
 
+describe("approvals from people who can no longer approve", () => {
+  it("an approval stops counting when its author is demoted to viewer or disabled", async () => {
+    users.dora = await createTestUser({ username: "dora", role: "reviewer" });
+    const id = await propose([LOW_UNKNOWN]);
+    const before = (await getGraphSummary("httpx")).version;
+    const first = await approveAs("dora", id, { actions: [0], lowConfidence: true, reason: "looks right to me" });
+    expect(first.status).toBe(200);
+    await getDb().user.update({ where: { username: "dora" }, data: { role: "viewer" } });
+    const second = await approveAs("remy", id, { actions: [0], lowConfidence: true, reason: "main calls it in cli.py" });
+    expect(second.status).toBe(200);
+    const body = second.body as unknown as ApproveBody;
+    expect(body.applied).toBeNull();
+    expect(body.actions[0]).toMatchObject({ approvals: 1, required: 2, status: "pending" });
+    expect((await getGraphSummary("httpx")).version).toBe(before);
+    const [action] = (await getProposal(id)).actions;
+    expect(action?.evaluation.dismissed.map((d) => d.reason)).toEqual(["no longer counts: a viewer cannot approve"]);
+    await getDb().user.update({ where: { username: "dora" }, data: { role: "reviewer", disabledAt: new Date() } });
+    const [still] = (await getProposal(id)).actions;
+    expect(still?.evaluation.approvals).toBe(1);
+    expect(still?.evaluation.dismissed.map((d) => d.reason)).toEqual(["no longer counts: the account was disabled"]);
+  });
+});
+
 describe("stale approvals", () => {
   it("an approval is dismissed when a touched edge changes, and no longer counts", async () => {
     const id = await propose([LOW_UNKNOWN, HIGH_CALL]);
