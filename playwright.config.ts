@@ -1,11 +1,8 @@
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { defineConfig } from "@playwright/test";
 import { ADMIN_STATE, adminCsrfHeader } from "./e2e/auth-state";
+import { e2eDatabaseUrl, isPostgresE2e } from "./e2e/database";
 
-const root = path.dirname(fileURLToPath(import.meta.url));
 const port = 3100;
-const databaseFile = path.join(root, "e2e", ".tmp", "e2e.db");
 
 /**
  * End-to-end tests against the production build (`npm run build` runs first in `npm run check`)
@@ -15,6 +12,8 @@ const databaseFile = path.join(root, "e2e", ".tmp", "e2e.db");
  */
 export default defineConfig({
   testDir: "e2e",
+  // On PostgreSQL every spec runs but runs.spec, which plants runs straight into the SQLite file.
+  testIgnore: isPostgresE2e() ? ["**/runs.spec.ts"] : [],
   outputDir: "test-results",
   globalSetup: "./e2e/global-setup.ts",
   workers: 1,
@@ -53,7 +52,7 @@ export default defineConfig({
     stdout: "pipe",
     stderr: "pipe",
     env: {
-      DATABASE_URL: `file:${databaseFile}`,
+      DATABASE_URL: e2eDatabaseUrl(),
       NEXT_TELEMETRY_DISABLED: "1",
     },
   },

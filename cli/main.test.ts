@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, readData } from "../lib/test/data";
 import { getSql } from "../lib/server/sql";
+import { getDb } from "../lib/server/db";
 import type { TestDatabase } from "../lib/server/test-database";
 import { useTestDatabase } from "../lib/server/test-database";
 import { main } from "./main";
@@ -57,6 +58,8 @@ describe("refinery CLI", () => {
     expect(report).toMatchObject({ nodes: 144, edges: 330, version: 1 });
     expect(report.documents).toBe(6);
     expect(report.corpus.missing).toEqual([]);
+    const audited = await getDb().auditEvent.findFirstOrThrow({ where: { action: "graph.import", graphName: "httpx" } });
+    expect(audited).toMatchObject({ actorKind: "cli", actorName: "command line", summary: "imported httpx (graphify: 144 nodes, 330 edges, 6 documents)" });
 
     const stats = await runJson<{ nodes: number; edges: number; documents: number; version: number; relations: { relation: string }[] }>("stats", "httpx");
     expect(stats).toMatchObject({ nodes: 144, edges: 330, documents: 6, version: 1 });

@@ -10,6 +10,8 @@ import { formatQueryText, queryGraph } from "../lib/retrieve/query-graph";
 import { findGraphs, findRelationCounts, getGraphSummary, loadGraph } from "../lib/server/graph-store";
 import type { GraphFormat } from "../lib/server/graph-store";
 import { importGraphFromPath } from "../lib/server/import-graph";
+import { recordImport } from "../lib/server/record-import";
+import { CLI_ACTOR } from "../lib/auth/permissions";
 import { CommandFailed, registerLoopCommands } from "./loop-commands";
 import { registerAuditCommands } from "./audit-commands";
 import { registerReviewCommands } from "./review-commands";
@@ -51,14 +53,17 @@ function buildProgram(io: Io): Command {
     .option("--json", "machine-readable output")
     .action(async (input: string, opts: { name?: string; format?: GraphFormat; root?: string; labels?: string; json?: boolean }) => {
       const started = Date.now();
-      const report = await importGraphFromPath({
-        path: input,
-        name: opts.name,
-        format: opts.format,
-        root: opts.root,
-        labels: opts.labels,
-        onProgress: (message) => io.err(`… ${message}`),
-      });
+      const report = await recordImport(
+        CLI_ACTOR,
+        await importGraphFromPath({
+          path: input,
+          name: opts.name,
+          format: opts.format,
+          root: opts.root,
+          labels: opts.labels,
+          onProgress: (message) => io.err(`… ${message}`),
+        }),
+      );
       if (opts.json) {
         printJson(io, { ...report.graph, corpus: report.corpus, seconds: (Date.now() - started) / 1000 });
         return;

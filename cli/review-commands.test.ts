@@ -12,6 +12,7 @@ import { useTestDatabase } from "../lib/server/test-database";
 import { applyProposal, createProposal, reviewForGraph } from "../lib/server/proposals";
 import { isAppError } from "../lib/errors";
 import { createTestUser } from "../lib/server/auth/test-support";
+import { getDb } from "../lib/server/db";
 import { main } from "./main";
 
 let db: TestDatabase;
@@ -95,6 +96,9 @@ describe("review, apply, revert", () => {
     expect(reverted.code).toBe(0);
     expect((JSON.parse(reverted.out) as { version: number }).version).toBe(3);
     expect(await exported()).toBe(original);
+    expect(await getDb().auditEvent.findFirst({ where: { action: "changeset.revert", actorKind: "cli" }, select: { summary: true } })).toEqual({
+      summary: "reverted version 2 of httpx as version 3",
+    });
     const again = await run("revert", "httpx", "--version", "2");
     expect(again.code).toBe(1);
     expect(again.err).toContain("already undone by version 3");

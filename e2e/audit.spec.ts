@@ -8,10 +8,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { clockTimeIn } from "../lib/audit/zoned-time";
+import { e2eDatabaseUrl } from "./database";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
-const databaseFile = path.join(here, ".tmp", "e2e.db");
 const artifacts = path.join(here, "artifacts");
 // The page shows times in the server's zone: the same machine's as this test's.
 const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -19,7 +19,7 @@ const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 test.beforeAll(() => {
   execFileSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(here, "seed-audit.ts")], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: `file:${databaseFile}` },
+    env: { ...process.env, DATABASE_URL: e2eDatabaseUrl() },
     stdio: "inherit",
   });
 });

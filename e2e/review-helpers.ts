@@ -7,11 +7,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import type { APIRequestContext, Page } from "@playwright/test";
+import { e2eDatabaseUrl } from "./database";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
 // Same file as playwright.config.ts gives the web server.
-const databaseFile = path.join(here, ".tmp", "e2e.db");
 
 export const artifacts = path.join(here, "artifacts");
 export const httpxProject = path.resolve(root, "..", "shared", "data", "graphify", "httpx");
@@ -44,7 +44,7 @@ function runSeed(spec: unknown): { ids: string[]; versions: (number | null)[] } 
   const out = execFileSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(here, "seed-proposals.ts")], {
     cwd: root,
     input: JSON.stringify(spec),
-    env: { ...process.env, DATABASE_URL: `file:${databaseFile}` },
+    env: { ...process.env, DATABASE_URL: e2eDatabaseUrl() },
     maxBuffer: 16 * 1024 * 1024,
   });
   return JSON.parse(out.toString("utf8")) as { ids: string[]; versions: (number | null)[] };

@@ -7,12 +7,12 @@ import { expect, test } from "@playwright/test";
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { graphState, httpxProject, note, seedAppliedProposal } from "./review-helpers";
 import type { Action } from "./review-helpers";
+import { e2eDatabaseUrl } from "./database";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "..");
 const artifacts = path.join(here, "artifacts");
 // Same file as playwright.config.ts gives the web server.
-const databaseFile = path.join(here, ".tmp", "e2e.db");
 // A graph of its own, so the other specs' imports and applies do not shift its version numbers.
 const GRAPH = "httpx-history";
 const MERGE: Action[] = [
@@ -35,7 +35,7 @@ function exportGraph(): string {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "refinery-e2e-")), "graph.json");
   execFileSync(process.execPath, [path.join(root, "bin", "refinery.mjs"), "export", GRAPH, "--out", out], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: `file:${databaseFile}` },
+    env: { ...process.env, DATABASE_URL: e2eDatabaseUrl() },
   });
   return fs.readFileSync(out, "utf8");
 }

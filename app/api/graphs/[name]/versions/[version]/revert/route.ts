@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { actorLabel } from "@/lib/auth/permissions";
-import { recordAudit } from "@/lib/server/audit";
+import { recordRevert } from "@/lib/server/record-revert";
 import { revertVersion } from "@/lib/server/changesets";
 import { requireActor } from "../../../../../_lib/auth";
 import { readJson } from "../../../../../_lib/read-json";
@@ -19,7 +19,7 @@ export async function POST(request: Request, ctx: { params: Promise<{ name: stri
     // The body no longer names the actor: who reverts is whoever is signed in.
     await readJson(request);
     const result = await revertVersion({ graph: name, version, actor: actorLabel(actor) });
-    await recordAudit(actor, { action: "changeset.revert", summary: `reverted version ${version} of ${name} as version ${result.version}`, graphName: name, targetType: "version", targetId: result.version, details: { reverted: version } });
+    await recordRevert(actor, { graph: name, reverted: version, version: result.version });
     return result;
   });
 }
