@@ -112,6 +112,12 @@ describe("loop run", () => {
     ]);
     expect(trace.action_warnings.join(" ")).toContain("frobnicate");
     expect(trace.error_abduction_reason).toContain("president");
+    const logged = await getDb().auditEvent.findMany({ where: { targetId: trace.run_id }, orderBy: { id: "asc" }, select: { action: true, actorKind: true, summary: true } });
+    expect(logged.map((e) => [e.action, e.actorKind])).toEqual([
+      ["run.start", "cli"],
+      ["run.finish", "cli"],
+    ]);
+    expect(logged[1]?.summary).toContain("proposed 2 action(s) after 3 step(s); waiting for review");
 
     const out = path.join(tmp, "export");
     const exported = JSON.parse((await run("loop", "export", trace.run_id, "--out", out, "--json")).out) as { trace_file: string; refinement_file: string };

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = {
   "graph.import": "imported a graph",
   "question.add": "queued questions",
   "run.start": "started a run",
+  "run.finish": "a run finished (or failed)",
   "proposal.create": "submitted a proposal",
   "action.approve": "approved an action",
   "action.reject": "rejected (vetoed) an action",

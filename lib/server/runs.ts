@@ -6,7 +6,7 @@
  */
 import os from "node:os";
 import type { Actor } from "../auth/permissions";
-import { accountIdOf, actorLabel } from "../auth/permissions";
+import { SYSTEM_ACTOR, accountIdOf, actorLabel } from "../auth/permissions";
 import { AppError } from "../errors";
 import type { Triple } from "../graph/model";
 import { documentIdsOf } from "../import/corpus";
@@ -25,6 +25,9 @@ import type { ActionReview } from "../review/types";
 interface ProposalContext {
   graph: string;
   version: number;
+  /** Who started the run (the finish is logged in their name; null: the system). */
+  actor: Actor | null;
+  question: string;
 }
 
 export const PROCESS_OWNER = `${process.pid}@${os.hostname()}`;
@@ -208,7 +211,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
       clearInterval(heartbeat);
     }
     try {
-      await finishRun(run.id, question.pk, trace, failure, { graph: loaded.name, version: loaded.version });
+      await finishRun(run.id, question.pk, trace, failure, { graph: loaded.name, version: loaded.version, actor: options.actor ?? null, question: question.text });
     } finally {
       liveRuns.delete(run.id);
     }
@@ -241,7 +244,28 @@ async function finishRun(runId: string, questionPk: number, trace: RunTrace | nu
     }
   }
   const completed = status === "early_exit" || status === "awaiting_review" || status === "finished";
+  const steps = trace?.steps.length ?? 0;
+  const outcome =
+    status === "awaiting_review"
+      ? `proposed ${trace?.actions.length ?? 0} action(s) after ${steps} step(s); waiting for review`
+      : status === "early_exit"
+        ? "answerable at step 1; nothing to change"
+        : status === "finished"
+          ? `finished after ${steps} step(s) with no change proposed`
+          : `failed: ${(failure ?? trace?.error ?? "unknown error").slice(0, 300)}`;
   await getDb().$transaction(async (tx) => {
+    await recordAudit(
+      proposalFor.actor ?? SYSTEM_ACTOR,
+      {
+        action: "run.finish",
+        summary: `run of ${JSON.stringify(proposalFor.question)}: ${outcome}`,
+        graphName: proposalFor.graph,
+        targetType: "run",
+        targetId: runId,
+        details: { status, steps, actions: trace?.actions.length ?? 0 },
+      },
+      tx,
+    );
     if (trace && reviews) {
       await createProposal(
         { graph: proposalFor.graph, baseVersion: proposalFor.version, source: "run", runId, question: trace.question, actions: trace.actions, reviews },
