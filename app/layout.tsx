@@ -61,7 +61,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                       Users
                     </Link>
                   )}
-                  <Link href="/account" className="nav-link">
+                  <Link href="/account" className="nav-link user-menu__account">
                     Account
                   </Link>
                   <SignOutButton />

@@ -21,7 +21,7 @@ export default async function GraphsPage() {
         </p>
       </div>
       {graphs.length === 0 ? <GraphsEmptyState /> : <GraphTable graphs={graphs} />}
-      {can(actor, "import") && <ImportPanel />}
+      {can(actor, "import") && <ImportPanel allowServerPaths={can(actor, "admin")} />}
     </div>
   );
 }

@@ -22,9 +22,21 @@ export async function findPageActor(): Promise<PageActor | null> {
   return actor;
 }
 
-/** Where to come back to after signing in: a path on this site only (never an open redirect). */
+/**
+ * Where to come back to after signing in: a path on this site only (never an open redirect).
+ * Judged as the browser will parse it: URL parsing drops tabs and newlines and reads "\\" as
+ * "/", so "/\t/evil.example" is "//evil.example", another site.
+ */
 export function safeNext(next: string | null | undefined): string {
-  return next && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
+  if (!next || !next.startsWith("/")) return "/";
+  const base = "http://refinery.invalid";
+  let url: URL;
+  try {
+    url = new URL(next, base);
+  } catch {
+    return "/";
+  }
+  return url.origin === base ? `${url.pathname}${url.search}${url.hash}` : "/";
 }
 
 export async function requirePageActor(): Promise<PageActor> {

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { Spinner } from "@/components/ui/states";
 import { signIn } from "./auth-api";
@@ -10,6 +10,7 @@ export function LoginForm({ next }: { next: string }) {
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [isPending, setPending] = useState(false);
+  const passwordRef = useRef<HTMLInputElement>(null);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -22,6 +23,8 @@ export function LoginForm({ next }: { next: string }) {
     } catch (e) {
       setError(e instanceof Error ? e.message : "could not sign in");
       setPending(false);
+      // Ready to type the password again: most failures are a mistyped password.
+      passwordRef.current?.select();
     }
   };
 
@@ -33,12 +36,12 @@ export function LoginForm({ next }: { next: string }) {
       </div>
       <div className="field">
         <label htmlFor="password">Password</label>
-        <input id="password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+        <input ref={passwordRef} id="password" name="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
       </div>
       {error && (
         <div className="alert alert--error" role="alert">
           <strong>Not signed in</strong>
-          <span>{error}</span>
+          <span className="alert__detail">{error}</span>
         </div>
       )}
       <div className="form__actions">

@@ -11,14 +11,16 @@ const TABS: { id: Tab; label: string }[] = [
   { id: "upload", label: "Upload a file" },
 ];
 
-export function ImportPanel() {
-  const [tab, setTab] = useState<Tab>("path");
+/** `allowServerPaths`: reading a path on the server's disk is for admins (the API checks it too). */
+export function ImportPanel({ allowServerPaths }: { allowServerPaths: boolean }) {
+  const tabs = allowServerPaths ? TABS : TABS.filter((t) => t.id !== "path");
+  const [tab, setTab] = useState<Tab>(allowServerPaths ? "path" : "upload");
   return (
     <section className="card import-panel" aria-labelledby="import-heading">
       <div className="import-panel__head">
         <h2 id="import-heading">Import a graph</h2>
         <div className="tabs" role="tablist" aria-label="Import source">
-          {TABS.map((t) => (
+          {tabs.map((t) => (
             <button
               key={t.id}
               type="button"

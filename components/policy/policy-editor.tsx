@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { ApprovalPolicy, GraphPolicy } from "../api/approval-policy";
 import { usePolicy, useUpdatePolicy } from "../api/approval-policy";
 import { ConfidenceBadge } from "../proposals/confidence-badge";
+import { formatWhen } from "../auth/format-date";
 import { useSingleFlight } from "../ui/use-single-flight";
 
 const COUNTS = [
@@ -19,9 +20,13 @@ interface PolicyEditorProps {
   isAdmin: boolean;
 }
 
+function approvals(n: number): string {
+  return `${n} approval${n === 1 ? "" : "s"}`;
+}
+
 function describe(policy: ApprovalPolicy): string[] {
   return [
-    `HIGH needs ${policy.requiredHigh}, MEDIUM ${policy.requiredMedium}, LOW ${policy.requiredLow} approval(s) from different people.`,
+    `HIGH needs ${approvals(policy.requiredHigh)}, MEDIUM ${policy.requiredMedium}, LOW ${policy.requiredLow}, each from a different person.`,
     policy.lowNeedsReason ? "Every LOW approval carries a written reason." : "LOW approvals need no written reason.",
     policy.approverRole === "admin" ? "Only admins approve or reject." : "Reviewers and admins approve or reject.",
     policy.bulkHigh ? "Several HIGH actions may be approved in one click." : "Every action is approved on its own.",
@@ -47,8 +52,8 @@ export function PolicyEditor({ graphName, initialPolicy, isAdmin }: PolicyEditor
       <div className="policy__head">
         <h2 id="policy-title">Approval policy</h2>
         <p className="muted small">
-          {data.isCustom ? `Last changed${data.updatedBy ? ` by ${data.updatedBy}` : ""}${data.updatedAt ? ` on ${new Date(data.updatedAt).toLocaleString()}` : ""}.` : "The defaults: nobody has changed this graph’s policy."} Nothing
-          changes {graphName} until the approval that completes this policy; that click applies the change.
+          {data.isCustom ? `Last changed${data.updatedBy ? ` by ${data.updatedBy}` : ""}${data.updatedAt ? `, ${formatWhen(data.updatedAt)}` : ""}.` : "The defaults: nobody has changed this graph’s policy."} A proposed
+          change reaches {graphName} only when it has all the approvals below: the approval that completes them applies it.
         </p>
       </div>
       {!isAdmin ? (

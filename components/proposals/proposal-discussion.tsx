@@ -6,6 +6,7 @@ import { can } from "@/lib/auth/permissions";
 import type { ProposalActionItem } from "../api/proposal-types";
 import type { TimelineEvent } from "../api/proposal-discussion";
 import { useCreateComment, useTimeline } from "../api/proposal-discussion";
+import { formatWhen } from "../auth/format-date";
 import { useSingleFlight } from "../ui/use-single-flight";
 
 const KIND_TEXT: Record<TimelineEvent["kind"], string> = {
@@ -20,10 +21,6 @@ const KIND_TEXT: Record<TimelineEvent["kind"], string> = {
   apply: "applied",
   revert: "reverted",
 };
-
-function formatWhen(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
-}
 
 /** The proposal's timeline (who ran, proposed, decided, commented, applied) and the comment box. */
 export function ProposalDiscussion({ proposalId, actions, actor }: { proposalId: string; actions: ProposalActionItem[]; actor: Actor | null }) {

@@ -19,7 +19,26 @@ export interface DecisionView extends Decision {
   id: number;
 }
 
-export function toDecisions(row: ActionWithDecisions, policy: ApprovalPolicy): DecisionView[] {
+/** Who may not approve this action under separation of duties (lib/auth/approval-policy.ts canApprove). */
+export interface DutyConflicts {
+  startedById: string | null;
+  submittedById: string | null;
+  editedByIds: readonly string[];
+}
+
+/**
+ * Separation of duties, re-checked when counting: an approval given while the policy allowed it
+ * (separateDuties off) stops counting once it is on again, like an approver who lost the role.
+ */
+function dutyConflict(userId: string, policy: ApprovalPolicy, conflicts: DutyConflicts | undefined): string | null {
+  if (!policy.separateDuties || !conflicts) return null;
+  if (conflicts.startedById === userId) return "no longer counts: they started the run that proposed this (separation of duties)";
+  if (conflicts.submittedById === userId) return "no longer counts: they submitted this proposal (separation of duties)";
+  if (conflicts.editedByIds.includes(userId)) return "no longer counts: they edited this action (separation of duties)";
+  return null;
+}
+
+export function toDecisions(row: ActionWithDecisions, policy: ApprovalPolicy, conflicts?: DutyConflicts): DecisionView[] {
   return row.approvals.map((a) => ({
     id: a.id,
     userId: a.userId,
@@ -31,7 +50,8 @@ export function toDecisions(row: ActionWithDecisions, policy: ApprovalPolicy): D
     withdrawnAt: a.withdrawnAt?.toISOString() ?? null,
     dismissedAt: a.dismissedAt?.toISOString() ?? null,
     dismissedReason: a.dismissedReason,
-    ineligible: a.kind === "approve" ? approverIneligibility({ role: a.user.role, disabled: a.user.disabledAt !== null }, policy) : null,
+    ineligible:
+      a.kind === "approve" ? (approverIneligibility({ role: a.user.role, disabled: a.user.disabledAt !== null }, policy) ?? dutyConflict(a.userId, policy, conflicts)) : null,
   }));
 }
 
@@ -47,9 +67,11 @@ export async function evaluateActionRow(options: {
   graph: { id: string; name: string; currentVersion: number };
   baseVersion: number;
   row: ActionWithDecisions;
+  /** Separation of duties: these people's approvals do not count while the policy asks for it. */
+  conflicts?: DutyConflicts;
 }): Promise<EvaluatedAction> {
   const { row, graph } = options;
-  const decisions = toDecisions(row, options.policy);
+  const decisions = toDecisions(row, options.policy, options.conflicts);
   const stale = new Map<number, string>();
   for (const d of decisions) {
     if (d.kind !== "approve" || d.withdrawnAt !== null || d.dismissedAt !== null || d.graphVersion >= graph.currentVersion || row.status !== "pending") continue;

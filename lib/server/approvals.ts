@@ -133,9 +133,11 @@ export async function approveActions(options: ApproveActionsOptions): Promise<Ap
       // Re-checked inside the transaction: a veto or another approval of mine may have landed.
       const row = await tx.proposalAction.findUniqueOrThrow({
         where: { proposalId_index: { proposalId: proposal.id, index: item.index } },
-        select: { id: true, status: true, approvals: { where: { withdrawnAt: null }, select: { userId: true, kind: true, dismissedAt: true } } },
+        select: { id: true, status: true, action: true, approvals: { where: { withdrawnAt: null }, select: { userId: true, kind: true, dismissedAt: true } } },
       });
       if (row.status !== "pending") throw new AppError("CONFLICT", `action ${item.index + 1} is already ${row.status}`);
+      // An edit that landed after the checks above: the approval was meant for the old text.
+      if (JSON.stringify(JSON.parse(row.action)) !== JSON.stringify(item.action)) throw new AppError("CONFLICT", `action ${item.index + 1} was edited meanwhile: read it again before approving`, { refusal: "EDITED" });
       if (row.approvals.some((a) => a.kind === "reject")) throw new AppError("CONFLICT", `action ${item.index + 1} was vetoed meanwhile`, { refusal: "VETOED" });
       if (row.approvals.some((a) => a.kind === "approve" && a.userId === actor.userId && a.dismissedAt === null && item.evaluation.approverIds.includes(actor.userId))) {
         throw new AppError("CONFLICT", `you have already approved action ${item.index + 1}`, { refusal: "ALREADY_APPROVED" });
@@ -189,6 +191,8 @@ async function applySatisfiedActions(options: { proposalId: string; actor: Actor
     const applied = await applyProposal({
       proposalId: proposal.id,
       actionIndexes: ready.map((a) => a.index),
+      // What the policy was found satisfied for: an edit landing before the commit refuses it.
+      expectedActions: ready.map((a) => a.action),
       allowLowConfidence: ready.some((a) => a.confidence === "LOW"),
       lowConfidenceReason: lowReasonsOf(ready),
       actor: approvers.join(", ") || actorLabel(options.actor),

@@ -22,6 +22,7 @@ import { documentIdsForReview, reviewActions } from "../review/review-actions";
 import type { ActionReview, Confidence } from "../review/types";
 import type { Prisma } from "./generated/prisma/client";
 import type { ActionEvaluation, ApprovalPolicy } from "../auth/approval-policy";
+import { canDecide } from "../auth/approval-policy";
 import type { Actor } from "../auth/permissions";
 import { CLI_ACTOR, accountIdOf, actorLabel, can } from "../auth/permissions";
 import { formatAction } from "../loop/parse-output";
@@ -160,7 +161,13 @@ async function toDetails(row: ProposalRow, policy?: ApprovalPolicy): Promise<Pro
   const editorsOf = (index: number) => [...new Set(edits.filter((e) => e.targetId === `${row.id}#${index}`).map((e) => e.actorId as string))];
   const actions: ProposalActionItem[] = [];
   for (const a of sorted) {
-    const evaluated = await evaluateActionRow({ policy: graphPolicy, graph: row.graph, baseVersion: row.baseVersion, row: a });
+    const evaluated = await evaluateActionRow({
+      policy: graphPolicy,
+      graph: row.graph,
+      baseVersion: row.baseVersion,
+      row: a,
+      conflicts: { startedById: row.run?.startedById ?? null, submittedById: row.submittedById, editedByIds: editorsOf(a.index) },
+    });
     actions.push({
       index: a.index,
       action: JSON.parse(a.action) as RefinementAction,
@@ -276,6 +283,11 @@ export interface ApplyProposalOptions {
   auditActor?: Actor;
   /** The approvers, named in the version's message. */
   approvedBy?: string[];
+  /**
+   * The actions (in `actionIndexes` order) as they were when their approvals were counted: if
+   * any was edited since, nothing is applied (CONFLICT), and the commit re-checks the text too.
+   */
+  expectedActions?: RefinementAction[];
 }
 
 export interface ApplyProposalResult {
@@ -287,6 +299,12 @@ export interface ApplyProposalResult {
 export async function applyProposal(options: ApplyProposalOptions): Promise<ApplyProposalResult> {
   const proposal = await getProposal(options.proposalId);
   const chosen = selectActions(proposal, options.actionIndexes);
+  if (options.expectedActions) {
+    const edited = chosen.filter((c, i) => JSON.stringify(c.action) !== JSON.stringify(options.expectedActions?.[i]));
+    if (edited.length > 0 || options.expectedActions.length !== chosen.length) {
+      throw new AppError("CONFLICT", `action ${edited.map((e) => e.index + 1).join(", ")} of proposal ${proposal.id} was edited after it was approved; nothing was changed`);
+    }
+  }
   const low = chosen.filter((c) => c.confidence === "LOW");
   if (low.length > 0 && !options.allowLowConfidence) {
     throw new AppError(
@@ -300,12 +318,14 @@ export async function applyProposal(options: ApplyProposalOptions): Promise<Appl
   const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix: `v${record.currentVersion + 1}.` });
   const applied = plan.actions.map((a) => ({ index: chosen[a.index]?.index ?? a.index, action: a.action, summary: a.summary, skipped: a.skipped }));
   const markApplied = async (db: SqlExecutor, version: number) => {
-    const update = `UPDATE "ProposalAction" SET "status" = ?, "appliedIn" = ?, "updatedAt" = ? WHERE "proposalId" = ? AND "index" = ? AND "status" = 'pending'`;
+    // The text is part of the check: an edit committed after the plan was made refuses the apply.
+    const update = `UPDATE "ProposalAction" SET "status" = ?, "appliedIn" = ?, "updatedAt" = ? WHERE "proposalId" = ? AND "index" = ? AND "status" = 'pending' AND "action" = ?`;
     const now = new Date();
     for (const a of applied) {
+      const planned = chosen.find((c) => c.index === a.index);
       // Exactly one concurrent apply wins: the loser finds the action no longer pending.
-      const changed = await db.execute(update, [a.skipped ? "skipped" : "applied", version, now, proposal.id, a.index]);
-      if (changed !== 1) throw new AppError("CONFLICT", `action ${a.index + 1} of proposal ${proposal.id} was decided by someone else meanwhile; nothing was changed`);
+      const changed = await db.execute(update, [a.skipped ? "skipped" : "applied", version, now, proposal.id, a.index, JSON.stringify(planned?.action)]);
+      if (changed !== 1) throw new AppError("CONFLICT", `action ${a.index + 1} of proposal ${proposal.id} was decided or edited by someone else meanwhile; nothing was changed`);
     }
     const remaining = await db.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "ProposalAction" WHERE "proposalId" = ? AND "status" = 'pending'`, [proposal.id]);
     await db.execute(`UPDATE "Proposal" SET "status" = ?, "updatedAt" = ? WHERE "id" = ?`, [remaining?.n === 0 ? "applied" : "partially_applied", now, proposal.id]);
@@ -343,6 +363,9 @@ export async function applyProposal(options: ApplyProposalOptions): Promise<Appl
 export async function editAction(options: { proposalId: string; index: number; action: RefinementAction; actor: Actor }): Promise<ProposalActionItem> {
   if (options.actor.kind === "token" || !can(options.actor, "decide")) throw new AppError("FORBIDDEN", "editing an action under review needs a reviewer or admin signed in");
   const proposal = await getProposal(options.proposalId);
+  // Editing rewrites what would be approved: only those who may decide on this graph may do it.
+  const role = canDecide(options.actor, proposal.policy);
+  if (!role.allowed) throw new AppError("FORBIDDEN", role.reason, { refusal: role.code });
   const item = selectActions(proposal, [options.index])[0] as ProposalActionItem;
   const [review] = await reviewForGraph({ graph: proposal.graph, version: proposal.baseVersion, actions: [options.action] });
   if (!review) throw new AppError("INTERNAL", "the review returned nothing");

@@ -29,12 +29,18 @@ export interface SignedIn {
 
 export async function signIn(options: SignInOptions): Promise<SignedIn> {
   const username = options.username.trim().toLowerCase().slice(0, 100);
-  await checkLoginRateLimit({ username, ip: options.ip });
   const db = getDb();
+  // Counted as a failure until the password proves right, so parallel guesses see each other.
+  const attempt = await db.loginAttempt.create({ data: { username, ip: options.ip, ok: false }, select: { id: true } });
+  try {
+    await checkLoginRateLimit({ username, ip: options.ip, attemptId: attempt.id });
+  } catch (error) {
+    await db.loginAttempt.deleteMany({ where: { id: attempt.id } });
+    throw error;
+  }
   const user = await db.user.findUnique({ where: { username }, select: { id: true, username: true, displayName: true, role: true, passwordHash: true, disabledAt: true } });
   const isPasswordRight = await verifyPassword(options.password, user?.passwordHash ?? (await getDummyHash()));
   if (!user || !isPasswordRight || user.disabledAt) {
-    await db.loginAttempt.create({ data: { username, ip: options.ip, ok: false } });
     const why = !user ? "no such account" : !isPasswordRight ? "wrong password" : "account disabled";
     await recordAudit(SYSTEM_ACTOR, {
       action: "auth.login_failed",
@@ -46,7 +52,7 @@ export async function signIn(options: SignInOptions): Promise<SignedIn> {
     });
     throw new AppError("UNAUTHENTICATED", "wrong username or password");
   }
-  await db.loginAttempt.create({ data: { username, ip: options.ip, ok: true } });
+  await db.loginAttempt.update({ where: { id: attempt.id }, data: { ok: true } });
   await deleteExpiredSessions();
   const session = await createSession({ userId: user.id, ip: options.ip, userAgent: options.userAgent });
   const actor = { kind: "user" as const, userId: user.id, username: user.username, displayName: user.displayName, role: roleSchema.parse(user.role), sessionId: session.sessionId };
