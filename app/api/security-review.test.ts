@@ -107,6 +107,7 @@ beforeAll(async () => {
   await importGraphFromPath({ path: dataPath("graphify", "httpx"), name: "httpx" });
   await importGraphFromPath({ path: dataPath("graphify", "httpx"), name: "httpx2" });
   await importGraphFromPath({ path: dataPath("graphify", "httpx"), name: "httpx3" });
+  await importGraphFromPath({ path: dataPath("graphify", "httpx"), name: "httpx4" });
   for (const [username, role] of [
     ["ada", "admin"],
     ["rita", "reviewer"],
@@ -124,6 +125,23 @@ afterAll(async () => {
 });
 
 describe("an edit racing an approval", () => {
+  it("a page left open across an edit: the approval names what it saw, and a changed action is refused", async () => {
+    const id = await propose([HIGH_CALL], null, "httpx4");
+    const before = (await getGraphSummary("httpx4")).version;
+    // Rita opened the page showing HIGH_CALL; Mal then edits it; Rita's click sends what she saw.
+    await editAction({ proposalId: id, index: 0, action: SWAPPED, actor: userActor("mal", "reviewer") });
+    const stale = await approveAs("rita", id, { actions: [0], seen: [HIGH_CALL] });
+    expect(stale.status).toBe(409);
+    expect(stale.body.error?.message).toContain("was edited since you opened it");
+    expect(await getDb().approval.count({ where: { proposalId: id } })).toBe(0);
+    expect((await getGraphSummary("httpx4")).version).toBe(before);
+    const mismatched = await approveAs("rita", id, { actions: [0], seen: [] });
+    expect(mismatched.status).toBe(400);
+    // Having read the new text, she may approve it.
+    const fresh = await approveAs("rita", id, { actions: [0], seen: [SWAPPED] });
+    expect(fresh.status).toBe(200);
+  });
+
   it("an action edited after the approver's request read it is not approved (nor applied) in its new form", async () => {
     const id = await propose([HIGH_CALL]);
     const before = (await getGraphSummary("httpx")).version;

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ApproveActionsResult } from "@/lib/server/approvals";
 import { fetchJson } from "./fetch-json";
+import type { RefinementAction } from "./run-types";
 import { invalidateAfterDecision } from "./invalidate-proposals";
 import { graphKeys } from "./graph-keys";
 
@@ -14,6 +15,8 @@ export interface ApproveActionsInput {
   /** The person's written reason; with `lowConfidence` it accepts a LOW action's risk. */
   reason?: string;
   lowConfidence?: boolean;
+  /** The actions as shown to the person: the server refuses if one was edited since. */
+  seen?: RefinementAction[];
 }
 
 /** Approve under the graph's policy; the server applies when this approval completes it. */
@@ -21,7 +24,7 @@ export function approveActions(input: ApproveActionsInput): Promise<ApproveActio
   return fetchJson<ApproveActionsResult>(`/api/proposals/${encodeURIComponent(input.proposalId)}/approve`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ actions: input.actions, ...(input.reason ? { reason: input.reason } : {}), ...(input.lowConfidence ? { lowConfidence: true } : {}) }),
+    body: JSON.stringify({ actions: input.actions, ...(input.reason ? { reason: input.reason } : {}), ...(input.lowConfidence ? { lowConfidence: true } : {}), ...(input.seen ? { seen: input.seen } : {}) }),
   });
 }
 

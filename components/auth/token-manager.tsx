@@ -102,7 +102,7 @@ export function TokenManager({ canPropose, isAdmin, username }: { canPropose: bo
                 const isExpired = t.expiresAt !== null && new Date(t.expiresAt).getTime() < now;
                 return (
                   <tr key={t.id} className={t.revokedAt || isExpired ? "is-inactive" : undefined}>
-                    <td>{t.name}</td>
+                    <td className="nowrap">{t.name}</td>
                     <td className="mono">{t.prefix}…</td>
                     <td>
                       <span className="badge badge--quiet">{t.scope}</span>

@@ -40,6 +40,7 @@ export function useApproval() {
           proposalId: target.proposalId,
           graph: target.graph,
           actions: target.items.map((i) => i.index),
+          seen: target.items.map((i) => i.action),
           ...(reason !== undefined ? { reason, lowConfidence: true } : {}),
         });
         setLowPrompt(null);

@@ -14,6 +14,7 @@ import type { Actor } from "../auth/permissions";
 import { actorLabel } from "../auth/permissions";
 import { AppError, isAppError } from "../errors";
 import { formatAction } from "../loop/parse-output";
+import type { RefinementAction } from "../loop/types";
 import { recordAudit } from "./audit";
 import { getDb } from "./db";
 import type { ApplyProposalResult, ProposalActionItem, ProposalDetails } from "./proposals";
@@ -28,6 +29,8 @@ export interface ApproveActionsOptions {
   reason?: string | null;
   /** The explicit acceptance of a LOW action's risk. */
   lowConfidenceConfirmed?: boolean;
+  /** The actions as the person saw them (same order as `actionIndexes`); a mismatch is refused. */
+  seen?: RefinementAction[];
 }
 
 /** Where one action stands after the request. */
@@ -115,6 +118,16 @@ export async function approveActions(options: ApproveActionsOptions): Promise<Ap
   const role = canDecide(actor, policy);
   if (!role.allowed) throw refusalError(role);
   const items = indexes.map((i) => findAction(proposal, i));
+  if (options.seen) {
+    if (options.seen.length !== options.actionIndexes.length) throw new AppError("INVALID_INPUT", "`seen` must list one action per index in `actions`");
+    options.actionIndexes.forEach((index, i) => {
+      const stored = findAction(proposal, index).action;
+      const seen = options.seen?.[i];
+      if (seen && formatAction(seen) !== formatAction(stored)) {
+        throw new AppError("CONFLICT", `action ${index + 1} was edited since you opened it: it is now ${formatAction(stored)}. Read it again before approving.`, { refusal: "CHANGED" });
+      }
+    });
+  }
   const together = canApproveTogether(
     items.map((i) => i.confidence),
     policy,

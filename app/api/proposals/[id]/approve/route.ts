@@ -18,6 +18,6 @@ export async function POST(request: Request, ctx: { params: Promise<{ id: string
     const actor = await requireActor(request, "decide");
     const { id } = proposalParams.parse(await ctx.params);
     const input = approveBody.parse(await readJson(request));
-    return approveActions({ proposalId: id, actionIndexes: input.actions, actor, reason: input.reason, lowConfidenceConfirmed: input.lowConfidence === true });
+    return approveActions({ proposalId: id, actionIndexes: input.actions, actor, reason: input.reason, lowConfidenceConfirmed: input.lowConfidence === true, seen: input.seen });
   });
 }
