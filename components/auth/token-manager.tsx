@@ -84,7 +84,7 @@ export function TokenManager({ canPropose, isAdmin, username }: { canPropose: bo
         <p className="muted small">No tokens yet.</p>
       ) : (
         <div className="table-card">
-          <table className="table" aria-label="Tokens">
+          <table className="table token-table" aria-label="Tokens">
             <thead>
               <tr>
                 <th>Name</th>
@@ -107,10 +107,10 @@ export function TokenManager({ canPropose, isAdmin, username }: { canPropose: bo
                     <td>
                       <span className="badge badge--quiet">{t.scope}</span>
                     </td>
-                    {isAdmin && <td>{t.owner.username === username ? "you" : t.owner.username}</td>}
-                    <td className="nowrap">{formatWhen(t.createdAt)}</td>
-                    <td className="nowrap">{formatWhen(t.lastUsedAt)}</td>
-                    <td className="nowrap">{t.expiresAt ? formatWhen(t.expiresAt) : "never"}</td>
+                    {isAdmin && <td data-label="Owner">{t.owner.username === username ? "you" : t.owner.username}</td>}
+                    <td className="nowrap" data-label="Created">{formatWhen(t.createdAt)}</td>
+                    <td className="nowrap" data-label="Last used">{formatWhen(t.lastUsedAt)}</td>
+                    <td className="nowrap" data-label="Expires">{t.expiresAt ? formatWhen(t.expiresAt) : "never"}</td>
                     <td className="num">
                       {t.revokedAt ? (
                         <span className="muted small">revoked</span>

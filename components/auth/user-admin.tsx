@@ -18,7 +18,7 @@ export function UserAdmin({ selfId }: { selfId: string }) {
           <ErrorState title="Could not load the accounts" message={users.error.message} />
         ) : (
           <div className="table-card">
-            <table className="table" aria-label="Accounts">
+            <table className="table user-table" aria-label="Accounts">
               <thead>
                 <tr>
                   <th>Name</th>

@@ -45,7 +45,7 @@ export function UserRow({ user, isSelf }: { user: UserView; isSelf: boolean }) {
             <form className="user-actions__reset" onSubmit={onReset}>
               <input aria-label={`New password for ${label}`} type="password" autoComplete="new-password" required minLength={10} placeholder="new password" value={password} onChange={(e) => setPassword(e.target.value)} />
               <button type="submit" className="button">
-                Set
+                Set password
               </button>
               <button type="button" className="link-button" onClick={() => setResetting(false)}>
                 Cancel
@@ -59,7 +59,7 @@ export function UserRow({ user, isSelf }: { user: UserView; isSelf: boolean }) {
           {!isSelf && (
             <button
               type="button"
-              className="link-button danger-link"
+              className={user.disabledAt ? "link-button" : "link-button danger-link"}
               disabled={update.isPending}
               onClick={() => change({ disabled: !user.disabledAt }, user.disabledAt ? "enabled" : "disabled; their sessions and tokens stopped working")}
             >

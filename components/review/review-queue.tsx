@@ -48,8 +48,12 @@ export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRo
   const [showHelp, setShowHelp] = useState(false);
   const [limit, setLimit] = useState(PAGE_SIZE);
   const shown = visible.slice(0, Math.max(limit, position + 1));
-  // Same rule as the proposal page: with no row the reader could decide, say so once instead of leaving the Decision column blank.
-  const mayDecide = visible.some((r) => decisionFor(actor, decisionSubjectOf(r), r.policy).canDecide);
+  // Viewers and signed-out readers get no buttons at all: say so once instead of leaving the Decision column blank.
+  // (A reviewer under an admins-only policy sees the refusal on each row instead.)
+  const readOnly = visible.every((r) => {
+    const d = decisionFor(actor, decisionSubjectOf(r), r.policy);
+    return !d.canDecide && d.refusal === null;
+  });
 
   useEffect(() => {
     // For the e2e timing: set once React has attached its handlers.
@@ -161,11 +165,11 @@ export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRo
             </div>
           ) : (
             <>
-              {mayDecide ? null : (
+              {readOnly ? (
                 <p className="notice" role="status" data-testid="queue-read-only">
                   {actor ? "You can read the queue; approving and rejecting need a reviewer or admin." : "Sign in as a reviewer or admin to approve or reject."}
                 </p>
-              )}
+              ) : null}
               <QueueTable rows={shown} actor={actor} selectedKey={selected?.key ?? null} onSelect={select} onApprove={approve} onReject={rejectRow} />
               {shown.length < visible.length ? (
                 <div className="row queue-more" data-testid="queue-more">
