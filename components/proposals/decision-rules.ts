@@ -61,5 +61,6 @@ export function decisionFor(actor: Actor | null, subject: DecisionSubject, polic
     VETOED: "vetoed: the reject must be withdrawn first",
   };
   const refusal = plain[verdict.code] ?? verdict.reason;
-  return { canDecide: true, refusal, approveLabel, isLow };
+  // A refused button says what it is, not what the next person's click would do.
+  return { canDecide: true, refusal, approveLabel: verdict.code === "ALREADY_APPROVED" ? "Approved by you" : "Approve", isLow };
 }
