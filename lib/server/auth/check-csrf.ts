@@ -15,18 +15,22 @@ export function isMutatingMethod(method: string): boolean {
   return !SAFE_METHODS.has(method.toUpperCase());
 }
 
+/** A request whose Origin header (when the browser sends one) is another site is refused. */
+export function checkSameOrigin(request: Request): void {
+  const origin = request.headers.get("origin");
+  if (origin === null) return;
+  let host: string | null = null;
+  try {
+    host = new URL(origin).host.toLowerCase();
+  } catch {
+    host = null;
+  }
+  if (host !== requestHost(request)) throw new AppError("FORBIDDEN", "cross-origin request refused (the Origin header is not this site)");
+}
+
 export function checkCsrf(request: Request, csrfToken: string): void {
   if (!isMutatingMethod(request.method)) return;
-  const origin = request.headers.get("origin");
-  if (origin !== null) {
-    let host: string | null = null;
-    try {
-      host = new URL(origin).host.toLowerCase();
-    } catch {
-      host = null;
-    }
-    if (host !== requestHost(request)) throw new AppError("FORBIDDEN", "cross-origin request refused (the Origin header is not this site)");
-  }
+  checkSameOrigin(request);
   const sent = request.headers.get(CSRF_HEADER);
   if (!sent || !isSameSecret(sent, csrfToken)) throw new AppError("FORBIDDEN", "missing or wrong X-CSRF-Token header: reload the page and try again");
 }

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
-import { AppError } from "@/lib/errors";
-import { requestHost, isHttps } from "@/lib/server/auth/request-info";
+import { isHttps } from "@/lib/server/auth/request-info";
+import { checkSameOrigin } from "@/lib/server/auth/check-csrf";
 import { clearedSessionCookies, sessionCookies } from "@/lib/server/auth/session-cookies";
 import type { CookieSpec, SessionCookieValues } from "@/lib/server/auth/session-cookies";
 import { errorResponse } from "../../_lib/respond";
@@ -23,17 +23,7 @@ export function signedOutResponse(request: Request, body: unknown): NextResponse
  * Sign-in and set-up have no session yet, so no CSRF token: the Origin check stops another
  * site from signing a browser into an account of the attacker's choosing.
  */
-export function checkSameOrigin(request: Request): void {
-  const origin = request.headers.get("origin");
-  if (origin === null) return;
-  let host: string | null = null;
-  try {
-    host = new URL(origin).host.toLowerCase();
-  } catch {
-    host = null;
-  }
-  if (host !== requestHost(request)) throw new AppError("FORBIDDEN", "cross-origin request refused (the Origin header is not this site)");
-}
+export { checkSameOrigin };
 
 export async function handle(work: () => Promise<NextResponse>): Promise<NextResponse> {
   try {
