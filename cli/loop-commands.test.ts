@@ -117,7 +117,7 @@ describe("loop run", () => {
       ["run.start", "cli"],
       ["run.finish", "cli"],
     ]);
-    expect(logged[1]?.summary).toContain("proposed 2 action(s) after 3 step(s); waiting for review");
+    expect(logged[1]?.summary).toContain("proposed 2 actions after 3 steps; waiting for review");
 
     const out = path.join(tmp, "export");
     const exported = JSON.parse((await run("loop", "export", trace.run_id, "--out", out, "--json")).out) as { trace_file: string; refinement_file: string };

@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   };
   const graphName = "audit-e2e";
   await write(rosa, "2026-11-20T09:00:00Z", { action: "auth.login", summary: "signed in", targetType: "session", ip: "10.0.0.21" });
-  await write(agent, "2026-11-20T09:05:00Z", { action: "proposal.create", summary: 'submitted a proposal of 2 action(s): insert_edge("Client", "calls", "RetryPolicy"), …', graphName, targetType: "proposal", targetId: "p-e2e" });
+  await write(agent, "2026-11-20T09:05:00Z", { action: "proposal.create", summary: 'submitted a proposal of 2 actions: insert_edge("Client", "calls", "RetryPolicy"), …', graphName, targetType: "proposal", targetId: "p-e2e" });
   await write(rosa, "2026-11-20T09:14:00Z", {
     action: "action.approve",
     summary: 'approved insert_edge("Client", "calls", "RetryPolicy") (1 of 2 approvals, LOW confidence): names the retry loop',

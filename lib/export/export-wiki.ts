@@ -20,6 +20,7 @@
  */
 import type { Community, GraphEdge, GraphNode, KnowledgeGraph } from "../graph/model";
 import { qualifiedName } from "../graph/resolve-name";
+import { plural } from "../text/plural";
 
 export interface BuildWikiOptions {
   graph: KnowledgeGraph;
@@ -182,10 +183,6 @@ function cmp(a: string, b: string): number {
 
 function percent(part: number, whole: number): string {
   return whole === 0 ? "0.0%" : `${((100 * part) / whole).toFixed(1)}%`;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function row(cells: (string | number)[]): string {

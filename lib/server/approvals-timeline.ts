@@ -8,6 +8,7 @@ import type { RefinementAction } from "../loop/types";
 import { formatAction } from "../loop/parse-output";
 import { AppError } from "../errors";
 import { getDb } from "./db";
+import { plural } from "../text/plural";
 
 export type TimelineKind = "run" | "submit" | "approve" | "reject" | "withdraw" | "dismiss" | "comment" | "edit" | "apply" | "revert";
 
@@ -46,7 +47,7 @@ export async function findProposalTimeline(options: { proposalId: string }): Pro
     kind: "submit",
     who: proposal.submittedByName ?? (proposal.run ? "the run" : proposal.source === "file" ? "command line" : "(submitter not recorded)"),
     actionIndex: null,
-    text: `proposed ${proposal.actions.length} action(s) on version ${proposal.baseVersion}`,
+    text: `proposed ${plural(proposal.actions.length, "action")} on version ${proposal.baseVersion}`,
   });
 
   const approvals = await db.approval.findMany({ where: { proposalId: proposal.id }, include: { user: { select: { username: true, displayName: true } } }, orderBy: { id: "asc" } });
@@ -76,7 +77,7 @@ export async function findProposalTimeline(options: { proposalId: string }): Pro
       kind: c.kind === "revert" ? "revert" : "apply",
       who: c.actor ?? "unknown",
       actionIndex: null,
-      text: c.kind === "revert" ? `reverted version ${c.revertOf ?? "?"} as version ${c.version}` : `applied action(s) ${which} as version ${c.version}`,
+      text: c.kind === "revert" ? `reverted version ${c.revertOf ?? "?"} as version ${c.version}` : `applied ${summary.length === 1 ? "action" : "actions"} ${which} as version ${c.version}`,
       version: c.version,
     });
   }

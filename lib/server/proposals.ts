@@ -34,6 +34,7 @@ import { recordAudit } from "./audit";
 import { getPolicyForGraphId } from "./policies";
 import type { SqlExecutor } from "./sql";
 import { findDocuments, getGraphRecord, loadGraph } from "./graph-store";
+import { plural } from "../text/plural";
 
 export type ProposalStatus = "pending" | "applied" | "partially_applied" | "rejected";
 export type ActionStatus = "pending" | "applied" | "rejected" | "skipped" | "reverted";
@@ -132,7 +133,7 @@ export async function createProposal(options: CreateProposalOptions, tx: Prisma.
       by,
       {
         action: "proposal.create",
-        summary: `submitted a proposal of ${options.actions.length} action(s) on ${graph.name}: ${options.actions.slice(0, 3).map(formatAction).join(", ")}${options.actions.length > 3 ? ", …" : ""}`,
+        summary: `submitted a proposal of ${plural(options.actions.length, "action")} on ${graph.name}: ${options.actions.slice(0, 3).map(formatAction).join(", ")}${options.actions.length > 3 ? ", …" : ""}`,
         graphName: graph.name,
         targetType: "proposal",
         targetId: row.id,
@@ -386,7 +387,7 @@ export async function editAction(options: { proposalId: string; index: number; a
       options.actor,
       {
         action: "action.edit",
-        summary: `edited action ${item.index + 1} of a proposal on ${proposal.graph}: ${before} → ${after} (now ${reviewed.confidence}${dismissed.count > 0 ? `; ${dismissed.count} approval(s) dismissed` : ""})`,
+        summary: `edited action ${item.index + 1} of a proposal on ${proposal.graph}: ${before} → ${after} (now ${reviewed.confidence}${dismissed.count > 0 ? `; ${plural(dismissed.count, "approval")} dismissed` : ""})`,
         graphName: proposal.graph,
         targetType: "action",
         targetId: `${proposal.id}#${item.index}`,

@@ -21,6 +21,7 @@ import { getProvider } from "./providers";
 import { createProposal, reviewForGraph } from "./proposals";
 import { addQuestions, findQuestions, getQuestion } from "./questions";
 import type { ActionReview } from "../review/types";
+import { plural } from "../text/plural";
 
 interface ProposalContext {
   graph: string;
@@ -247,11 +248,11 @@ async function finishRun(runId: string, questionPk: number, trace: RunTrace | nu
   const steps = trace?.steps.length ?? 0;
   const outcome =
     status === "awaiting_review"
-      ? `proposed ${trace?.actions.length ?? 0} action(s) after ${steps} step(s); waiting for review`
+      ? `proposed ${plural(trace?.actions.length ?? 0, "action")} after ${plural(steps, "step")}; waiting for review`
       : status === "early_exit"
         ? "answerable at step 1; nothing to change"
         : status === "finished"
-          ? `finished after ${steps} step(s) with no change proposed`
+          ? `finished after ${plural(steps, "step")} with no change proposed`
           : `failed: ${(failure ?? trace?.error ?? "unknown error").slice(0, 300)}`;
   await getDb().$transaction(async (tx) => {
     await recordAudit(
