@@ -3,6 +3,7 @@
  * lib/server directly. Without a working session it redirects to /login (and back afterwards),
  * or to /setup while no account exists.
  */
+import { cache } from "react";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { Actor, Permission } from "@/lib/auth/permissions";
@@ -13,14 +14,17 @@ import { SESSION_COOKIE } from "@/lib/server/auth/session-cookies";
 
 export type PageActor = Extract<Actor, { kind: "user" }>;
 
-/** The signed-in person, or null (never redirects): for the header and the sign-in page. */
-export async function findPageActor(): Promise<PageActor | null> {
+/**
+ * The signed-in person, or null (never redirects): for the header and the sign-in page.
+ * `cache`: the layout and the page of one request share one session read.
+ */
+export const findPageActor = cache(async (): Promise<PageActor | null> => {
   const secret = (await cookies()).get(SESSION_COOKIE)?.value;
   const session = secret ? await getSessionActor({ secret }) : null;
   if (!session) return null;
   const { csrfToken: _csrf, expiresAt: _expires, ...actor } = session;
   return actor;
-}
+});
 
 /**
  * Where to come back to after signing in: a path on this site only (never an open redirect).
