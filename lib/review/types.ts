@@ -72,11 +72,52 @@ export interface ResolvedName {
   candidates: NameCandidate[];
 }
 
+/** Which independent signal a score contribution comes from (issue #10). */
+export type SignalKind =
+  | "text" // a sentence that states the relation (not co-mention, not a list or metadata line)
+  | "rule" // a path rule mined from the graph predicts (or fails to predict) the edge
+  | "signature" // the relation's usual domain / range (node kinds) fits or breaks
+  | "functional" // a one-object-per-subject relation already has another object
+  | "code" // the language-aware code check confirms or contradicts
+  | "graph" // other graph context (path, community, degree, duplicate copies)
+  | "name" // name-level evidence for replace_node (alias statement, equal labels, kinds)
+  | "llm" // an optional verification call whose quotes were checked against the source
+  | "warning"; // a blocking warning
+
+/**
+ * One signal's part in the plausibility score, shown to the reviewer with its contribution:
+ * positive speaks for the action, negative against it. `evidence` points into
+ * `ActionReview.evidence` at the item carrying the quote / path / source, when there is one.
+ */
+export interface ScoreSignal {
+  kind: SignalKind;
+  contribution: number;
+  summary: string;
+  evidence?: number;
+  /** True when this signal states or strongly predicts the fact (what HIGH needs). */
+  positive?: boolean;
+}
+
+/** Score thresholds for the labels (chosen on data; an admin may re-fit them per graph). */
+export interface LabelThresholds {
+  /** score ≥ high (and positive evidence) → HIGH */
+  high: number;
+  /** score ≥ medium (and positive evidence) → MEDIUM; below → LOW */
+  medium: number;
+}
+
 export interface ActionReview {
   index: number;
   action: RefinementAction;
   text: string;
   confidence: Confidence;
+  /**
+   * Plausibility 0–1 from independent signals. Optional only because reviews stored before
+   * #10 lack it; every review made now has it.
+   */
+  score?: number;
+  /** The signals behind `score`, each with its contribution (empty for stored old reviews). */
+  signals?: ScoreSignal[];
   /** Why this label: every rule that fired, in order. */
   reasons: string[];
   evidence: EvidenceItem[];
