@@ -11,6 +11,7 @@ import "./styles/run-shell.css";
 import "./styles/queue.css";
 import "./styles/run.css";
 import "./styles/run-proposal.css";
+import "./styles/ask.css";
 import "./styles/auth.css";
 
 export const metadata: Metadata = {

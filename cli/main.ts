@@ -14,6 +14,7 @@ import { recordImport } from "../lib/server/record-import";
 import { CLI_ACTOR } from "../lib/auth/permissions";
 import { CommandFailed, registerLoopCommands } from "./loop-commands";
 import { registerAuditCommands } from "./audit-commands";
+import { registerAskCommands } from "./ask-commands";
 import { registerReviewCommands } from "./review-commands";
 import type { Io } from "./output";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, printJson, processIo, reportError } from "./output";
@@ -154,6 +155,7 @@ function buildProgram(io: Io): Command {
   registerLoopCommands(program, io);
   registerReviewCommands(program, io);
   registerAuditCommands(program, io);
+  registerAskCommands(program, io);
   return program;
 }
 

@@ -6,6 +6,7 @@ import { findProposals } from "@/lib/server/proposals";
 import "../styles/review.css";
 import "../styles/review-dialogs.css";
 import "../styles/review-queue.css";
+import "../styles/calibration.css";
 import { requirePageActor } from "@/app/_lib/page-actor";
 import { toDecider } from "@/components/proposals/decision-rules";
 

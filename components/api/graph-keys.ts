@@ -10,6 +10,8 @@ export const graphKeys = {
   questionsAll: (name: string) => ["graphs", name, "questions"] as const,
   questions: (name: string, options: { status: "pending" | "all" }) => ["graphs", name, "questions", options] as const,
   runs: (name: string) => ["graphs", name, "runs"] as const,
+  asks: (name: string) => ["graphs", name, "asks"] as const,
+  loopSettings: (name: string) => ["graphs", name, "loop-settings"] as const,
   versions: (name: string) => ["graphs", name, "versions"] as const,
   diff: (name: string, range: { from: number; to: number }) => ["graphs", name, "diff", range] as const,
 };
@@ -17,6 +19,14 @@ export const graphKeys = {
 export const runKeys = {
   all: ["runs"] as const,
   run: (id: string) => ["runs", id] as const,
+};
+
+export const askKeys = {
+  all: ["asks"] as const,
+  ask: (id: string) => ["asks", id] as const,
+  /** The answer a run's answerable step gives; keyed by status so it is fetched again when the run ends. */
+  runAnswer: (runId: string, status: string) => ["runs", runId, "answer", { status }] as const,
+  askAgain: (proposalId: string) => ["proposals", "detail", proposalId, "ask-again"] as const,
 };
 
 export const providerKeys = {

@@ -5,6 +5,7 @@ import { useSelectedLayoutSegment } from "next/navigation";
 
 const TABS = [
   { segment: null, label: "Explore", path: "" },
+  { segment: "ask", label: "Ask", path: "/ask" },
   { segment: "questions", label: "Questions", path: "/questions" },
   { segment: "runs", label: "Runs", path: "/runs" },
   { segment: "versions", label: "Versions", path: "/versions" },

@@ -18,11 +18,17 @@ import { EditActionForm } from "./edit-action-form";
 import { EvidenceList } from "./evidence-list";
 import { ReviewWarnings } from "./review-warnings";
 import { SuggestionList } from "./suggestion-list";
+import { ScoreTag } from "./score-tag";
+import { SignalList } from "./signal-list";
+import type { LabelDecisionStats } from "@/lib/review/count-decisions";
+import { describeLabelStats } from "@/lib/review/count-decisions";
 
 interface ActionCardProps {
   proposalId: string;
   graph: string;
   item: ProposalActionItem;
+  /** How people decided on this graph's actions of the same kind and label (undefined while unknown). */
+  stats?: LabelDecisionStats;
   actor: Actor | null;
   policy: ApprovalPolicy;
   startedById: string | null;
@@ -34,7 +40,7 @@ interface ActionCardProps {
   onReject: (item: ProposalActionItem) => void;
 }
 
-export function ActionCard({ proposalId, graph, item, actor, policy, startedById, submittedById, isSelected, isEditingAtFirst, onToggle, onApprove, onReject }: ActionCardProps) {
+export function ActionCard({ proposalId, graph, item, stats, actor, policy, startedById, submittedById, isSelected, isEditingAtFirst, onToggle, onApprove, onReject }: ActionCardProps) {
   const { review } = item;
   const edit = useEditAction();
   const once = useSingleFlight();
@@ -81,7 +87,13 @@ export function ActionCard({ proposalId, graph, item, actor, policy, startedById
           Action {number}
         </h3>
         <ConfidenceBadge confidence={item.confidence} />
+        <ScoreTag score={review.score} />
         <ActionStatusBadge status={item.status} version={item.appliedIn} />
+        {stats ? (
+          <span className="action-card__stats small muted" data-testid="action-decision-stats" title="How reviewers decided on this graph's actions of the same kind and label">
+            {describeLabelStats(stats)}
+          </span>
+        ) : null}
       </header>
       <div className="action-card__what">
         <ActionLabel action={item.action} />
@@ -110,6 +122,12 @@ export function ActionCard({ proposalId, graph, item, actor, policy, startedById
           </p>
         ) : null}
       </div>
+      <section aria-label="Score signals" className="action-card__signals">
+        <h4 className="section-title">
+          {typeof review.score === "number" ? `Score ${review.score.toFixed(2)}: what moved it` : "Score"}
+        </h4>
+        <SignalList graph={graph} signals={review.signals} evidence={review.evidence} />
+      </section>
       <div className="action-card__grid">
         <section aria-label={`Why ${item.confidence}`}>
           <h4 className="section-title">Why {item.confidence}</h4>

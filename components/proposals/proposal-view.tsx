@@ -9,6 +9,7 @@ import { useRejectActions } from "../api/reject-actions";
 import type { RunDetails } from "../api/run-types";
 import { useSingleFlight } from "../ui/use-single-flight";
 import { ActionCard } from "./action-card";
+import { AskAgainPanel } from "../ask/ask-again-panel";
 import { ApplyResultPanel } from "./apply-result-panel";
 import { ApprovalRecorded } from "./approval-recorded";
 import type { Decider } from "./decision-rules";
@@ -20,6 +21,9 @@ import { PreviewPanel } from "./preview-panel";
 import { ProposalHeader } from "./proposal-header";
 import { RunSummary } from "./run-summary";
 import { useApproval } from "./use-approval";
+import type { GraphCalibration } from "../api/calibration";
+import { useCalibration } from "../api/calibration";
+import { CalibrationPanel } from "../review/calibration-panel";
 
 interface ProposalViewProps {
   initialProposal: ProposalDetails;
@@ -29,15 +33,18 @@ interface ProposalViewProps {
   editIndex: number | null;
   /** The signed-in person, from the page's session check (labels and hides controls; the server decides). */
   viewer: Decider;
+  /** The graph's decision statistics and thresholds, server-rendered (null if they could not be read). */
+  calibration: GraphCalibration | null;
 }
 
 function toApprovalItem(a: ProposalActionItem): ApprovalItem {
   return { index: a.index, action: a.action, confidence: a.confidence, reasons: a.review.reasons, warnings: a.review.warnings };
 }
 
-export function ProposalView({ initialProposal, run, currentVersion, editIndex, viewer }: ProposalViewProps) {
+export function ProposalView({ initialProposal, run, currentVersion, editIndex, viewer, calibration: initialCalibration }: ProposalViewProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const { data: proposal } = useProposal(initialProposal);
+  const { data: calibration } = useCalibration(initialProposal.graph, { initial: initialCalibration ?? undefined });
   const actor = viewer;
   const { policy } = proposal;
   const subjectOf = (a: ProposalActionItem) => ({
@@ -103,6 +110,9 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex, 
         </Link>
       </p>
       {approval.outcome ? <ApplyResultPanel key={approval.outcome.result.version} outcome={approval.outcome} onDismiss={approval.clearOutcome} /> : null}
+      {(proposal.status === "applied" || proposal.status === "partially_applied") && proposal.question ? (
+        <AskAgainPanel proposalId={proposal.id} graph={proposal.graph} question={proposal.question} />
+      ) : null}
       {approval.recorded ? <ApprovalRecorded recorded={approval.recorded} onDismiss={approval.clearOutcome} /> : null}
       {approval.error && !approval.lowPrompt ? (
         <div className="alert alert--error" role="alert" data-testid="apply-error">
@@ -165,6 +175,7 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex, 
               proposalId={proposal.id}
               graph={proposal.graph}
               item={item}
+              stats={calibration?.stats.stats.find((s) => s.kind === item.action.type && s.label === item.confidence)}
               actor={actor}
               policy={policy}
               startedById={proposal.startedById}
@@ -180,6 +191,15 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex, 
         <aside className="proposal-grid__preview">
           <PreviewPanel proposalId={proposal.id} indexes={selection} />
           <ProposalDiscussion proposalId={proposal.id} actions={proposal.actions} actor={actor} />
+          <details className="card calibration-details" data-testid="proposal-calibration">
+            <summary>
+              <strong>Decisions on {proposal.graph}</strong>
+              <span className="muted small"> · per label and kind, and the score thresholds</span>
+            </summary>
+            <div className="calibration-details__body">
+              <CalibrationPanel graph={proposal.graph} viewer={actor} initial={calibration ?? undefined} />
+            </div>
+          </details>
         </aside>
       </div>
       {approval.lowPrompt ? (

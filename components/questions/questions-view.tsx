@@ -6,6 +6,7 @@ import { useRuns } from "../api/find-runs";
 import type { RunSummary } from "../api/run-types";
 import { ErrorState, LoadingState } from "../ui/states";
 import { AskQuestionForm } from "./ask-question-form";
+import { LoopSettingsForm } from "./loop-settings-form";
 import { MemoryImportForm } from "./memory-import-form";
 import { QuestionQueue } from "./question-queue";
 
@@ -39,6 +40,10 @@ export function QuestionsView({ graphName, sourcePath }: QuestionsViewProps) {
         <section className="card form-card" aria-labelledby="memory-title">
           <h2 id="memory-title">Import graphify memory files</h2>
           <MemoryImportForm graphName={graphName} sourcePath={sourcePath} />
+        </section>
+        <section className="card form-card loop-settings-card" aria-labelledby="loop-settings-title">
+          <h2 id="loop-settings-title">Loop: step 1 retrieval</h2>
+          <LoopSettingsForm graphName={graphName} />
         </section>
       </div>
       <section className="card" aria-label="Question queue">

@@ -4,6 +4,7 @@
  * (no evidence or suggestions), so 500 pending actions stay a small payload.
  */
 import type { ApprovalPolicy } from "@/lib/auth/approval-policy";
+import type { ScoreSignal } from "@/lib/review/types";
 import type { ActionStatus, Confidence, ProposalDetails } from "../api/proposal-types";
 import type { RefinementAction } from "../api/run-types";
 import type { ApprovalTarget } from "../proposals/approval-types";
@@ -19,6 +20,10 @@ export interface QueueRow {
   action: RefinementAction;
   text: string;
   confidence: Confidence;
+  /** The review's plausibility score (0–1); null for reviews made before scores existed. */
+  score: number | null;
+  /** The strongest signals behind the score (summaries only: the proposal page has their evidence). */
+  signals: QueueSignal[];
   status: ActionStatus;
   appliedIn: number | null;
   /** The review's last reason: the rule that set the label. */
@@ -37,6 +42,22 @@ export interface QueueRow {
   policy: ApprovalPolicy;
 }
 
+export interface QueueSignal {
+  kind: string;
+  contribution: number;
+  summary: string;
+}
+
+/** Signals a queue row shows: enough to see what moved the score most, in both directions. */
+const QUEUE_SIGNALS = 3;
+
+function topSignals(signals: ScoreSignal[] | undefined): QueueSignal[] {
+  return [...(signals ?? [])]
+    .sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution))
+    .slice(0, QUEUE_SIGNALS)
+    .map((s) => ({ kind: s.kind, contribution: s.contribution, summary: s.summary }));
+}
+
 export function toQueueRows(proposals: ProposalDetails[]): QueueRow[] {
   return proposals.flatMap((p) =>
     p.actions.map((a) => ({
@@ -49,6 +70,8 @@ export function toQueueRows(proposals: ProposalDetails[]): QueueRow[] {
       action: a.action,
       text: a.review.text,
       confidence: a.confidence,
+      score: typeof a.review.score === "number" ? a.review.score : null,
+      signals: topSignals(a.review.signals),
       status: a.status,
       appliedIn: a.appliedIn,
       verdict: a.review.reasons.at(-1) ?? "",
@@ -97,8 +120,9 @@ const byNewest = (a: QueueRow, b: QueueRow) => (a.createdAt === b.createdAt ? a.
 const SORTS: Record<QueueSort, (a: QueueRow, b: QueueRow) => number> = {
   newest: byNewest,
   oldest: (a, b) => (a.createdAt === b.createdAt ? a.index - b.index : a.createdAt < b.createdAt ? -1 : 1),
-  "low-first": (a, b) => CONFIDENCE_RANK[a.confidence] - CONFIDENCE_RANK[b.confidence] || byNewest(a, b),
-  "high-first": (a, b) => CONFIDENCE_RANK[b.confidence] - CONFIDENCE_RANK[a.confidence] || byNewest(a, b),
+  // Within a label, the score orders (unscored old reviews last within their label).
+  "low-first": (a, b) => CONFIDENCE_RANK[a.confidence] - CONFIDENCE_RANK[b.confidence] || (a.score ?? 2) - (b.score ?? 2) || byNewest(a, b),
+  "high-first": (a, b) => CONFIDENCE_RANK[b.confidence] - CONFIDENCE_RANK[a.confidence] || (b.score ?? -1) - (a.score ?? -1) || byNewest(a, b),
   graph: (a, b) => a.graph.localeCompare(b.graph) || byNewest(a, b),
 };
 

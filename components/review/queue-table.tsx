@@ -7,6 +7,9 @@ import { decisionFor } from "../proposals/decision-rules";
 import { ActionLabel } from "../proposals/action-label";
 import { ConfidenceBadge } from "../proposals/confidence-badge";
 import { ActionStatusBadge } from "../proposals/action-status-badge";
+import { ScoreTag, formatContribution } from "../proposals/score-tag";
+import type { LabelDecisionStats } from "@/lib/review/count-decisions";
+import { describeLabelStats } from "@/lib/review/count-decisions";
 import type { QueueRow } from "./queue-rows";
 import { decisionSubjectOf } from "./queue-rows";
 
@@ -16,6 +19,8 @@ export function proposalHref(row: { proposalId: string; index: number }, edit = 
 
 interface RowProps {
   row: QueueRow;
+  /** How people decided on this graph's actions of the same kind and label. */
+  stats: LabelDecisionStats | undefined;
   actor: Actor | null;
   isSelected: boolean;
   onSelect: (key: string) => void;
@@ -23,7 +28,7 @@ interface RowProps {
   onReject: (row: QueueRow) => void;
 }
 
-const QueueRowView = memo(function QueueRowView({ row, actor, isSelected, onSelect, onApprove, onReject }: RowProps) {
+const QueueRowView = memo(function QueueRowView({ row, stats, actor, isSelected, onSelect, onApprove, onReject }: RowProps) {
   const isPending = row.status === "pending";
   const decision = decisionFor(actor, decisionSubjectOf(row), row.policy);
   return (
@@ -37,7 +42,10 @@ const QueueRowView = memo(function QueueRowView({ row, actor, isSelected, onSele
       data-approvals={`${row.approvals}/${row.required}`}
     >
       <td className="queue-row__label">
-        <ConfidenceBadge confidence={row.confidence} />
+        <span className="queue-row__score">
+          <ConfidenceBadge confidence={row.confidence} />
+          <ScoreTag score={row.score} />
+        </span>
       </td>
       <td>
         <div className="queue-row__change">
@@ -45,6 +53,20 @@ const QueueRowView = memo(function QueueRowView({ row, actor, isSelected, onSele
             <ActionLabel action={row.action} />
           </Link>
           <span className="queue-row__why">{row.verdict}</span>
+          {row.signals.length > 0 ? (
+            <span className="queue-row__signals small" data-testid="row-signals">
+              {row.signals.map((s, i) => (
+                <span key={i} className={`queue-signal queue-signal--${s.contribution >= 0 ? "pos" : "neg"}`} title={s.summary}>
+                  <span className="mono">{formatContribution(s.contribution)}</span> {s.kind}: {s.summary}
+                </span>
+              ))}
+            </span>
+          ) : null}
+          {stats ? (
+            <span className="queue-row__stats small muted" data-testid="row-decision-stats" title="How reviewers decided on this graph's actions of the same kind and label">
+              {describeLabelStats(stats, `on ${row.graph}`)}
+            </span>
+          ) : null}
           {row.warnings.length > 0 ? (
             <span className="queue-row__warnings">
               {row.warnings.map((w, i) => (
@@ -113,6 +135,7 @@ const QueueRowView = memo(function QueueRowView({ row, actor, isSelected, onSele
 
 interface QueueTableProps {
   rows: QueueRow[];
+  statsOf: (row: QueueRow) => LabelDecisionStats | undefined;
   actor: Actor | null;
   selectedKey: string | null;
   onSelect: (key: string) => void;
@@ -120,13 +143,13 @@ interface QueueTableProps {
   onReject: (row: QueueRow) => void;
 }
 
-export function QueueTable({ rows, actor, selectedKey, onSelect, onApprove, onReject }: QueueTableProps) {
+export function QueueTable({ rows, statsOf, actor, selectedKey, onSelect, onApprove, onReject }: QueueTableProps) {
   return (
     <div className="card table-card">
       <table className="table queue-table" data-testid="queue-table" aria-label="Actions to review">
         <thead>
           <tr>
-            <th scope="col">Label</th>
+            <th scope="col">Label · score</th>
             <th scope="col">Proposed change and why</th>
             <th scope="col">Question · graph</th>
             <th scope="col">Decision</th>
@@ -134,7 +157,7 @@ export function QueueTable({ rows, actor, selectedKey, onSelect, onApprove, onRe
         </thead>
         <tbody>
           {rows.map((row) => (
-            <QueueRowView key={row.key} row={row} actor={actor} isSelected={row.key === selectedKey} onSelect={onSelect} onApprove={onApprove} onReject={onReject} />
+            <QueueRowView key={row.key} row={row} stats={statsOf(row)} actor={actor} isSelected={row.key === selectedKey} onSelect={onSelect} onApprove={onApprove} onReject={onReject} />
           ))}
         </tbody>
       </table>

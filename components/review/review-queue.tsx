@@ -21,6 +21,8 @@ import { QueueTable, proposalHref } from "./queue-table";
 import type { QueueKey } from "./use-queue-keys";
 import { useQueueKeys } from "./use-queue-keys";
 import { useQueueRows } from "./use-queue-rows";
+import { QueueCalibration } from "./queue-calibration";
+import { countDecisions } from "@/lib/review/count-decisions";
 
 /** Rows drawn at first: the rest of a long queue waits for "Show more" (or j walking past the end), so it hydrates fast. */
 const PAGE_SIZE = 100;
@@ -35,6 +37,12 @@ export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRo
   const { visible, counts } = useMemo(() => applyQueueFilters(rows, filters), [rows, filters]);
   const graphs = useMemo(() => [...new Set(rows.map((r) => r.graph))].sort(), [rows]);
   const questions = useMemo(() => questionOptions(rows), [rows]);
+  // Counted from the rows the queue holds (every status), so the figures move with each decision.
+  const decisionStats = useMemo(
+    () => new Map(countDecisions({ graphs, rows: rows.map((r) => ({ graph: r.graph, kind: r.action.type, label: r.confidence, status: r.status })) }).map((s) => [s.graph, s])),
+    [rows, graphs],
+  );
+  const statsOf = useCallback((row: QueueRow) => decisionStats.get(row.graph)?.stats.find((s) => s.kind === row.action.type && s.label === row.confidence), [decisionStats]);
   // The selection follows its row; when the row leaves (approved, filtered out) the one now at its place takes over.
   const [selection, setSelection] = useState<{ key: string | null; index: number }>({ key: null, index: 0 });
   const found = visible.findIndex((r) => r.key === selection.key);
@@ -170,7 +178,7 @@ export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRo
                   {actor ? "You can read the queue; approving and rejecting need a reviewer or admin." : "Sign in as a reviewer or admin to approve or reject."}
                 </p>
               ) : null}
-              <QueueTable rows={shown} actor={actor} selectedKey={selected?.key ?? null} onSelect={select} onApprove={approve} onReject={rejectRow} />
+              <QueueTable rows={shown} statsOf={statsOf} actor={actor} selectedKey={selected?.key ?? null} onSelect={select} onApprove={approve} onReject={rejectRow} />
               {shown.length < visible.length ? (
                 <div className="row queue-more" data-testid="queue-more">
                   <span className="muted small">
@@ -199,6 +207,7 @@ export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRo
           confirmLabel={approval.lowPrompt.label}
         />
       ) : null}
+      {rows.length > 0 ? <QueueCalibration graphs={filters.graph ? [filters.graph] : graphs} viewer={actor} /> : null}
       {showHelp ? <KeyboardHelp onClose={() => setShowHelp(false)} /> : null}
     </div>
   );

@@ -6,6 +6,7 @@ import type { RunDetails } from "../api/run-types";
 import { Spinner } from "../ui/states";
 import { RunHeader } from "./run-header";
 import { RunOutcome } from "./run-outcome";
+import { StepAnswer } from "./step-answer";
 import { StepSubgraph } from "./step-subgraph";
 import { StepTimeline } from "./step-timeline";
 
@@ -47,6 +48,7 @@ export function RunView({ initialRun }: { initialRun: RunDetails }) {
           Could not refresh the run: {query.error.message}
         </p>
       ) : null}
+      <StepAnswer run={run} />
       <div className="run-steps">
         <section className="card run-steps__timeline" aria-labelledby="timeline-title">
           <h2 id="timeline-title" className="card__title">

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useRuns } from "../api/find-runs";
 import { isRunning } from "../api/run-types";
 import { EmptyState, ErrorState, LoadingState, Spinner } from "../ui/states";
+import { RecentAsks } from "./recent-asks";
 import { RunsTable } from "./runs-table";
 
 export function RunsView({ graphName }: { graphName: string }) {
@@ -25,16 +26,19 @@ export function RunsView({ graphName }: { graphName: string }) {
   }
   if (runs.data.length === 0) {
     return (
-      <div className="card">
-        <EmptyState title="No runs yet">
-          <p className="muted">
-            A run retrieves triples for one question, judges whether they answer it, widens the search hop by hop and,
-            when the graph falls short, proposes refinement actions for review.
-          </p>
-          <Link href={questionsHref} className="button button--primary">
-            Pick a question to run
-          </Link>
-        </EmptyState>
+      <div className="stack stack--tight">
+        <div className="card">
+          <EmptyState title="No runs yet">
+            <p className="muted">
+              A run retrieves triples for one question, judges whether they answer it, widens the search hop by hop and,
+              when the graph falls short, proposes refinement actions for review.
+            </p>
+            <Link href={questionsHref} className="button button--primary">
+              Pick a question to run
+            </Link>
+          </EmptyState>
+        </div>
+        <RecentAsks graphName={graphName} />
       </div>
     );
   }
@@ -53,6 +57,7 @@ export function RunsView({ graphName }: { graphName: string }) {
         ) : null}
       </div>
       <RunsTable runs={runs.data} />
+      <RecentAsks graphName={graphName} />
     </div>
   );
 }

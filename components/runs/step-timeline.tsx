@@ -6,6 +6,7 @@ const METHOD_LABEL: Record<StepRecord["retrieval"]["method"], string> = {
   graphify_query: "graphify query",
   k_hop_expansion: "k-hop expansion",
   "graphify_query+k_hop_expansion": "query + k-hop expansion",
+  graph_rft_plan: "planned retrieval (Ask plan)",
 };
 
 interface StepTimelineProps {

@@ -5,6 +5,13 @@
  * CONTRACT: the server stores `AskTrace` as JSON and the page draws it. Extend additively.
  */
 import type { Triple } from "../graph/model";
+import type { ChatMessage, CompletionResult } from "../loop/types";
+
+/** A member of an answer set: a graph node, or (id null) a name found only in text. */
+export interface AskEntity {
+  id: string | null;
+  label: string;
+}
 
 /** `h` of a SearchKG sub-problem: a named entity, or the answer set of an earlier sub-problem. */
 export type PlanHead = { entity: string } | { ref: string };
@@ -38,6 +45,8 @@ export interface AskToolCall {
   /** Corpus passages / source files found by web_search (the graph's own corpus first). */
   passages?: AskPassage[];
   ms: number;
+  /** Why the tool returned nothing useful (unknown entity, unknown step, no corpus…); absent when it worked. */
+  error?: string;
 }
 
 export interface AskPassage {
@@ -48,6 +57,8 @@ export interface AskPassage {
   score: number;
   /** "corpus" (the graph's own passages / files) or "web" (a configured web search). */
   origin: "corpus" | "web";
+  /** Web results: the page address. */
+  url?: string;
 }
 
 export interface AskAnswer {
@@ -57,6 +68,8 @@ export interface AskAnswer {
   score: number;
   /** How it was found: "graph" (a plan chain), "corpus" (a passage), "model" (the model's own words). */
   via: "graph" | "corpus" | "model";
+  /** What states it: the triples of the chain that reached it, or the passage quoted. */
+  evidence?: { triples?: Triple[]; passage?: { docId: string; quote: string } };
 }
 
 export type AskStatus = "answered" | "no_answer" | "failed";
@@ -86,5 +99,33 @@ export interface AskTrace {
   /** When status is "failed": which step and why. */
   error?: { step: string; message: string } | null;
   timings: { totalMs: number; modelMs: number; toolMs: number };
-  options: { corpusFallback: boolean; toolBudget: number };
+  options: { corpusFallback: boolean; toolBudget: number; formatRetries?: number };
+  /** False for the heuristic planner: the UI says it is not an LLM. */
+  isLlm?: boolean;
+  /** Model turns taken (an LLM's replies, corrective retries included; the heuristic's written turns). */
+  turns?: number;
+}
+
+/**
+ * The chat model Ask talks to. Any `LlmProvider` of lib/loop fits (openai, replay); a provider
+ * with `isLlm: false` (the heuristic) is never called: runAsk uses the heuristic planner.
+ */
+export interface AskModel {
+  readonly name: string;
+  readonly model: string;
+  readonly isLlm: boolean;
+  complete(request: AskCompletionRequest): Promise<CompletionResult>;
+}
+
+export interface AskCompletionRequest {
+  /** Always "ask"; typed string so that the loop's providers (whose tasks are the loop's) fit `AskModel`. */
+  task: string;
+  messages: ChatMessage[];
+  signal?: AbortSignal;
+}
+
+/** A real web search for deployments that have one (the graph's corpus is always searched first). */
+export interface WebSearch {
+  readonly name: string;
+  search(query: string, options: { limit: number; signal?: AbortSignal }): Promise<Array<{ url: string; title: string | null; snippet: string }>>;
 }

@@ -110,6 +110,7 @@ export function auditLinks(event: AuditEventView): AuditLink[] {
   if (proposal && action) add(`action ${Number(action[2]) + 1}`, `/proposals/${segment(proposal)}#action-${Number(action[2]) + 1}`);
   else if (proposal) add("proposal", `/proposals/${segment(proposal)}`);
   if (run) add("run", `/runs/${segment(run)}`);
+  if (event.targetType === "ask" && event.targetId && graph) add("ask", `/graphs/${segment(graph)}/ask?ask=${segment(event.targetId)}`);
   if (graph && version && /^\d+$/.test(version)) add(`version ${version}`, `/graphs/${segment(graph)}/versions/${version}`);
   if (graph) add(`graph ${graph}`, `/graphs/${segment(graph)}`);
   return links;
@@ -129,6 +130,7 @@ const GROUP_LABELS: Record<string, string> = {
   graph: "Graphs",
   question: "Questions",
   run: "Runs",
+  ask: "Asks",
   proposal: "Proposals",
   action: "Decisions",
   approval: "Approvals",

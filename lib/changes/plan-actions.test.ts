@@ -74,11 +74,19 @@ describe("planning and applying actions", () => {
     expect(after.toTriple([...after.edges.values()][0]!).object).toBe("William Dieterle");
   });
 
-  it("delete removes one copy of duplicated edges; a missing edge is refused", () => {
+  it("delete of an edge stored several times removes the extra copies and keeps one; a missing edge is refused", () => {
     const graph = parseTriples("a|r|b\na|r|b\na|s|b\n");
     const plan = planActions({ graph, edgeKeyPrefix: "v2.", actions: [{ type: "delete_edge", subject: "a", relation: "r", object: "b" }] });
-    expect(plan.actions[0]?.summary).toContain("one of 2 identical edges");
-    expect(applyChangeset(graph, plan.changeset).edges.size).toBe(2);
+    expect(plan.actions[0]?.summary).toBe("removes 1 of 2 identical copies; 1 kept: a --r--> b");
+    const after = applyChangeset(graph, plan.changeset);
+    expect([...after.edges.values()].map((e) => `${e.source} ${e.relation} ${e.target}`)).toEqual(["a r b", "a s b"]);
+    // Four copies: three go, one stays; a second delete then removes the fact itself.
+    const four = parseTriples("a|r|b\n".repeat(4));
+    const once = applyChangeset(four, planActions({ graph: four, edgeKeyPrefix: "v2.", actions: [{ type: "delete_edge", subject: "a", relation: "r", object: "b" }] }).changeset);
+    expect(once.edges.size).toBe(1);
+    const twice = planActions({ graph: four, edgeKeyPrefix: "v2.", actions: [{ type: "delete_edge", subject: "a", relation: "r", object: "b" }, { type: "delete_edge", subject: "a", relation: "r", object: "b" }] });
+    expect(twice.actions.map((a) => a.summary)).toEqual(["removes 3 of 4 identical copies; 1 kept: a --r--> b", "removes a --r--> b"]);
+    expect(applyChangeset(four, twice.changeset).edges.size).toBe(0);
     refused(() => planActions({ graph, edgeKeyPrefix: "v2.", actions: [{ type: "delete_edge", subject: "a", relation: "zzz", object: "b" }] }), "there is no edge a --zzz--> b");
     refused(() => planActions({ graph, edgeKeyPrefix: "v2.", actions: [{ type: "delete_edge", subject: "nobody", relation: "r", object: "b" }] }), 'no node named "nobody"');
   });

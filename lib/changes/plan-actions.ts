@@ -5,8 +5,9 @@
  *
  * - insert_edge: missing endpoints become new nodes (with `norm_label`, and the community of
  *   the node they are linked to); an edge that already exists is a no-op, reported as skipped.
- * - delete_edge: removes one matching edge — with exact duplicates, one copy (the last), so a
- *   duplicate is removed and the fact stays; reported.
+ * - delete_edge: removes the matching edge; when it is stored several times (identical copies:
+ *   same endpoints, same relation) it removes the extra copies and keeps the first, so a
+ *   duplicate clean-up never loses the fact (a second delete then removes the last copy).
  * - replace_node(old, new): when `new` names an existing node, a real merge into it (the
  *   survivor): every edge of `old` is rewired to the survivor, edges that would become
  *   self-loops or exact duplicates are removed, `old`'s label and aliases become the survivor's
@@ -16,6 +17,7 @@
 import { AppError } from "../errors";
 import type { GraphEdge, GraphNode, KnowledgeGraph } from "../graph/model";
 import { normalizeLabel } from "../graph/normalize";
+import { documentIdsOf } from "../import/corpus";
 import type { JsonObject } from "../json/lossless-json";
 import { pyFloat } from "../json/lossless-json";
 import type { RefinementAction } from "../loop/types";
@@ -206,13 +208,21 @@ export function planActions({ graph, actions, edgeKeyPrefix }: PlanOptions): Pla
         if (!n.nodeId) refuse(index, `no node named ${JSON.stringify(n.name)}: nothing to delete`);
       }
       const matches = overlay.between(s.nodeId as string, o.nodeId as string, action.relation.trim());
-      const last = matches.at(-1);
-      if (!last) refuse(index, `there is no edge ${s.nodeId} --${action.relation}--> ${o.nodeId} to delete`);
-      push({ op: "remove_edge", edge: edgeState(last) });
-      summary =
-        matches.length > 1
-          ? `removes one of ${matches.length} identical edges ${last.source} --${last.relation}--> ${last.target} (a duplicate; ${matches.length - 1} stay)`
-          : `removes ${last.source} --${last.relation}--> ${last.target}`;
+      const [kept, ...extra] = matches;
+      if (!kept) refuse(index, `there is no edge ${s.nodeId} --${action.relation}--> ${o.nodeId} to delete`);
+      const edgeText = `${kept.source} --${kept.relation}--> ${kept.target}`;
+      if (extra.length === 0) {
+        push({ op: "remove_edge", edge: edgeState(kept) });
+        summary = `removes ${edgeText}`;
+      } else {
+        // Identical copies: the delete is a clean-up, so the fact stays (the first copy, in file order).
+        for (const e of extra) push({ op: "remove_edge", edge: edgeState(e) });
+        const cited = (e: GraphEdge) => documentIdsOf(e).join(", ");
+        const lost = [...new Set(extra.map(cited).filter((c) => c && c !== cited(kept)))];
+        summary =
+          `removes ${extra.length} of ${matches.length} identical copies; 1 kept: ${edgeText}` +
+          (lost.length > 0 ? ` (the kept copy cites ${cited(kept) || "no source"}; removed copies cited ${lost.join("; ")})` : "");
+      }
     } else {
       const oldName = names.old as ResolvedName;
       const newName = names.new as ResolvedName;

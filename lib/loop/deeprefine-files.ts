@@ -286,7 +286,8 @@ export interface ValidateTraceResult {
   errors: string[];
 }
 
-const STEP1_METHODS = new Set(["graphify_query"]);
+// graph_rft_plan: step 1 from an Ask plan's subgraph (Refinery's planned retrieval, issue #11).
+const STEP1_METHODS = new Set(["graphify_query", "graph_rft_plan"]);
 const LATER_METHODS = new Set(["k_hop_expansion", "graphify_query+k_hop_expansion", "graphify_query"]);
 
 function isRunTrace(trace: RunTrace | LoadedTrace): trace is RunTrace {

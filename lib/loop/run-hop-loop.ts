@@ -1,7 +1,9 @@
 /**
  * The DeepRefine hop loop (seed 000) for one question:
  *
- *   step 1      retrieve for the whole question (queryGraph, graphify-compatible), cap 5
+ *   step 1      retrieve for the whole question (queryGraph, graphify-compatible), cap 5; or,
+ *               with `step1: "graph_rft_plan"`, the triples an Ask plan used (injected
+ *               `planRetrieval`), falling back to the query when the plan found none
  *   step k ≥ 2  expand the subgraph's entities by `incrementHop` hop(s), both directions, ranked
  *               by relevance to the question, up to cap [5,10,15,20][k-1]
  *   each step   LLM judge → <judge>Yes|No</judge>; stop at the first Yes
@@ -37,9 +39,11 @@ import type {
   LoopConfig,
   LoopEvent,
   LoopTask,
+  PlanRetrieval,
   RefinementAction,
   RunStatus,
   RunTrace,
+  Step1Retrieval,
   StepRecord,
   TaskContext,
 } from "./types";
@@ -58,6 +62,9 @@ export interface RunHopLoopOptions {
   signal?: AbortSignal;
   /** Milliseconds clock, injectable for reproducible timings. */
   now?: () => number;
+  /** Step 1's retrieval (default graphify_query); graph_rft_plan needs `planRetrieval`. */
+  step1?: Step1Retrieval;
+  planRetrieval?: PlanRetrieval;
 }
 
 /** graphify's budget unit is ~3 characters: 500 → a 1,500-character excerpt per step. */
@@ -169,8 +176,11 @@ export async function runHopLoop({
   onEvent,
   signal,
   now = () => performance.now(),
+  step1 = "graphify_query",
+  planRetrieval,
 }: RunHopLoopOptions): Promise<RunTrace> {
   checkConfig(config);
+  if (step1 === "graph_rft_plan" && !planRetrieval) throw new AppError("INVALID_INPUT", "step 1 retrieval graph_rft_plan needs a planRetrieval function");
   const trace: RunTrace = {
     question,
     queryId,
@@ -250,6 +260,39 @@ export async function runHopLoop({
   };
 
   const sub = new Subgraph();
+
+  /**
+   * Step 1 from the plan: its triples that are edges of this graph (in stored direction, by
+   * their keys), up to the cap. A plan failure is not a run failure: the keyword query takes over.
+   */
+  const retrievePlanned = async (retrieve: PlanRetrieval, cap: number): Promise<{ taken: number; evidence: string }> => {
+    let result: Awaited<ReturnType<PlanRetrieval>>;
+    try {
+      result = await retrieve({ question, graph, signal });
+    } catch (e) {
+      checkAbort("during the planned retrieval");
+      return { taken: 0, evidence: `planned retrieval failed: ${errorText(e)}` };
+    }
+    const triples: Triple[] = [];
+    const keys: string[] = [];
+    for (const t of result.triples) {
+      // Stored direction first; a tool may have reported an incoming edge the other way round.
+      const edge =
+        graph.outEdges(t.subject_id).find((e) => e.target === t.object_id && e.relation === t.relation) ??
+        graph.outEdges(t.object_id).find((e) => e.target === t.subject_id && e.relation === t.relation);
+      if (!edge) continue;
+      triples.push(graph.toTriple(edge));
+      keys.push(edge.key);
+    }
+    const taken = sub.take(triples, keys, cap);
+    if (taken.triples.length === 0) return { taken: 0, evidence: `${result.evidence}: no triple of the graph` };
+    const head = `${result.evidence}: ${taken.triples.length} of ${triples.length} plan triple${triples.length === 1 ? "" : "s"} (cap ${cap})`;
+    return {
+      taken: taken.triples.length,
+      evidence: clip([head, ...taken.triples.map((t) => `EDGE ${t.subject} --${t.relation}--> ${t.object}`)].join("\n"), EVIDENCE_MAX_CHARS),
+    };
+  };
+
   let status: RunStatus = "running";
   try {
     for (let step = 1; step <= config.maxHops; step++) {
@@ -260,7 +303,11 @@ export async function runHopLoop({
       const t0 = now();
       let method: StepRecord["retrieval"]["method"];
       let evidence: string;
-      if (step === 1) {
+      const planned = step === 1 && step1 === "graph_rft_plan" && planRetrieval ? await retrievePlanned(planRetrieval, cap) : null;
+      if (planned && planned.taken > 0) {
+        method = "graph_rft_plan";
+        evidence = planned.evidence;
+      } else if (step === 1) {
         method = "graphify_query";
         // Ask for more than the cap, more again while parallel duplicates leave it unfilled.
         let result = queryGraph({ graph, question, limit: cap * 2 + 5 });
@@ -272,6 +319,7 @@ export async function runHopLoop({
         evidence = text.trim()
           ? clip(text, EVIDENCE_MAX_CHARS)
           : `no node matched the question's terms (${result.terms.join(", ") || "none"})`;
+        if (planned) evidence = `${planned.evidence}; keyword query used instead\n${evidence}`;
       } else {
         method = "k_hop_expansion";
         const entities = sub.entities();

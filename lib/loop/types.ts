@@ -30,7 +30,19 @@ export const DEFAULT_LOOP_CONFIG: LoopConfig = Object.freeze({
   formatRetries: 2,
 });
 
-export type RetrievalMethod = "graphify_query" | "k_hop_expansion" | "graphify_query+k_hop_expansion";
+export type RetrievalMethod = "graphify_query" | "graph_rft_plan" | "k_hop_expansion" | "graphify_query+k_hop_expansion";
+
+/** How step 1 retrieves: the keyword query, or the subgraph of an Ask plan (Graph-RFT, issue #11). */
+export type Step1Retrieval = "graphify_query" | "graph_rft_plan";
+
+export const STEP1_RETRIEVALS: readonly Step1Retrieval[] = ["graphify_query", "graph_rft_plan"];
+
+/**
+ * Planned retrieval for step 1 (`graph_rft_plan`): the triples an Ask plan used, most useful
+ * first, and a line saying how they were found. Injected by the caller, so the loop does not
+ * depend on how asks are executed (or on a provider of its own).
+ */
+export type PlanRetrieval = (args: { question: string; graph: KnowledgeGraph; signal?: AbortSignal }) => Promise<{ triples: Triple[]; evidence: string }>;
 
 export interface StepRecord {
   step: number;

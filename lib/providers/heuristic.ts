@@ -9,28 +9,32 @@
  * - abduction: `abduceErrors` (heuristic/abduce.ts): missing, unretrieved and disconnected
  *   entities; near-duplicate nodes, ambiguous names, conflicts; duplicate and repeated edges.
  * - refinement: `proposeRefinements` (heuristic/refine.ts): inserts only from passages that
- *   state them, merges of near-duplicates, deletes of exact duplicate edges only.
+ *   state them, merges of near-duplicates that are plausibly one thing (heuristic/merge-evidence.ts),
+ *   and duplicate clean-up only (a delete of an edge stored several times keeps one copy).
  * Question entities are found by `findQuestionEntities` (heuristic/question-entities.ts).
  */
 import { AppError } from "../errors";
 import type { CompletionRequest, CompletionResult, LlmProvider, RefinementAction, TaskContext } from "../loop/types";
 import { abduceErrors } from "./heuristic/abduce";
 import { judgeAnswerable } from "./heuristic/judge";
-import { proposeRefinements } from "./heuristic/refine";
+import { planRefinements } from "./heuristic/refine";
 
 export {
   abduceErrors,
   type AbductionFindings,
+  type ApartPair,
   type AbductionOptions,
   collectAbductionFindings,
   findCloseNames,
+  findDuplicateCandidates,
   findDuplicateEdges,
   findDuplicatePairs,
 } from "./heuristic/abduce";
 export { findNearDuplicates, nameFor, type NearDuplicate } from "./heuristic/graph-index";
 export { judgeAnswerable, type JudgeOptions, type JudgeVerdict } from "./heuristic/judge";
 export { findQuestionEntities, type QuestionEntities, type QuestionMention } from "./heuristic/question-entities";
-export { proposeRefinements, type RefinementOptions } from "./heuristic/refine";
+export { compareKinds, judgeMerge, type MergeJudgement, nameMatchOf } from "./heuristic/merge-evidence";
+export { planRefinements, proposeRefinements, type RefinementOptions, type Refinements } from "./heuristic/refine";
 export { connectingPhrase } from "./heuristic/text";
 
 export const HEURISTIC_MODEL = "heuristic-v1";
@@ -77,9 +81,13 @@ export function answerHeuristically(context: TaskContext, options: HeuristicProv
       return `${HEURISTIC_NOTE}\n<abduction>${text}</abduction>`;
     }
     case "refinement": {
-      const actions = proposeRefinements({ ...context, maxInserts: options.maxInserts });
+      const { actions, notes } = planRefinements({ ...context, maxInserts: options.maxInserts });
       const summary = actions.length === 0 ? "no evidence-backed edit found" : `${actions.length} evidence-backed edit${actions.length === 1 ? "" : "s"}`;
-      return `${HEURISTIC_NOTE} ${summary}\n${formatRefinement(actions)}`;
+      const why = actions.flatMap((a) => {
+        const note = notes.get(a);
+        return note ? [`- ${plainLine(formatAction(a))}: ${plainLine(note)}\n`] : [];
+      });
+      return `${HEURISTIC_NOTE} ${summary}\n${why.join("")}${formatRefinement(actions)}`;
     }
   }
 }

@@ -2,18 +2,19 @@
  * The hop loop's step k ≥ 2 (DeepRefine): the 1-hop neighbourhood, both directions, of the
  * entities already retrieved, ranked by relevance to the question and capped. Works from the
  * adjacency index only, so its cost is the entities' degree, never the graph's size.
+ *
+ * Ranking: an edge scores `focus × (1 + RELATION_SCALE × relation relevance)`, plus a bonus when
+ * it reaches a question entity. Relation relevance comes from the relation ranker
+ * (rank-relations.ts) over the question's words outside its entity mentions, so a title word
+ * ("Fall", "Together") neither asks for a relation nor drags its namesake in. `focus` is how
+ * close the edge is to what the question names: 1 at a question entity (`findQuestionEntities`:
+ * longest exact mentions first), NEAR_FOCUS one edge away, FAR_FOCUS elsewhere — without it, a
+ * year or genre reached by the first step ("2004") floods the cap with its thousands of
+ * equally relevant edges. A question that names no node keeps the old label-word relevance.
  */
 import type { GraphEdge, KnowledgeGraph, Triple } from "../graph/model";
-import {
-  edgeOrdinal,
-  getQueryIndex,
-  isHub,
-  labelRelevance,
-  nodeEntry,
-  prepareTerms,
-  questionTerms,
-  relationRelevance,
-} from "./query-graph";
+import { edgeOrdinal, getQueryIndex, isHub, labelRelevance, nodeEntry, prepareTerms, questionFocus, questionTerms } from "./query-graph";
+import { getRelationRanker } from "./rank-relations";
 
 export interface ExpandHopsOptions {
   graph: KnowledgeGraph;
@@ -45,8 +46,24 @@ interface Candidate {
 
 export function expandHops({ graph, entities, question, hops = 1, cap, exclude }: ExpandHopsOptions): ExpandHopsResult {
   const index = getQueryIndex(graph);
-  const terms = prepareTerms(index, questionTerms(question));
+  const { anchors, relationText } = questionFocus(graph, question);
+  const terms = anchors.size === 0 ? prepareTerms(index, questionTerms(question)) : [];
+  const ranker = getRelationRanker(graph);
+  const near = new Set<string>();
+  for (const id of anchors) {
+    if (graph.degree(id) > MAX_ANCHOR_DEGREE) continue;
+    graph.forEachIncident(id, (e) => near.add(e.source === id ? e.target : e.source));
+  }
+  const focus = (id: string) => (anchors.size === 0 || anchors.has(id) ? 1 : near.has(id) ? NEAR_FOCUS : FAR_FOCUS);
   const relationScore = new Map<string, number>();
+  const relationOf = (relation: string) => {
+    let rel = relationScore.get(relation);
+    if (rel === undefined) {
+      rel = ranker.score(relationText, relation);
+      relationScore.set(relation, rel);
+    }
+    return rel;
+  };
   // Only the best `cap` are kept, by binary insertion: a hub entity brings thousands of
   // candidates and sorting them all dominated the cost.
   const best: Candidate[] = [];
@@ -77,6 +94,8 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
 
   for (let hop = 1; hop <= hops && frontier.length > 0 && cap > 0; hop++) {
     const next: string[] = [];
+    // Closest to the question's entities first: their edges set the bar the others must beat.
+    if (anchors.size > 0) frontier.sort((a, b) => focus(b) - focus(a));
     for (const id of frontier) {
       // The given entities are expanded even when hubs (they were asked for); hubs reached on
       // the way are not, or a second hop through "English" would pull in half of MetaQA.
@@ -85,19 +104,15 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
         if (taken.has(edge.key) || exclude?.has(edge.key)) return;
         taken.add(edge.key);
         const other = edge.source === id ? edge.target : edge.source;
-        let rel = relationScore.get(edge.relation);
-        if (rel === undefined) {
-          rel = relationRelevance(index, edge.relation, terms);
-          relationScore.set(edge.relation, rel);
-        }
+        const rel = relationOf(edge.relation);
         let otherScore = labelScore.get(other);
         const entry = nodeEntry(index, other);
         if (otherScore === undefined) {
-          otherScore = labelRelevance(entry, terms);
+          // With question entities known, only reaching one of them counts; otherwise label words.
+          otherScore = anchors.size > 0 ? (anchors.has(other) && !anchors.has(id) ? ANCHOR_BONUS : 0) : labelRelevance(entry, terms);
           labelScore.set(other, otherScore);
         }
-        // Relation + the endpoint this edge adds; the endpoint we came from says nothing new.
-        const relevance = rel + otherScore;
+        const relevance = Math.max(focus(id), focus(other)) * (1 + RELATION_SCALE * rel) + otherScore;
         const newDegree = entry?.degree ?? 0;
         const worst = best.length >= cap ? best[best.length - 1] : undefined;
         // Most candidates of a hub lose to the current worst: skip them before allocating.
@@ -116,15 +131,15 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
       // most relevant relation first, until a budget is spent: its long tail is what expansion
       // ranks last anyway, and reading all of it made one expansion cost 50-70 ms on FB15k-237.
       let spent = 0;
-      for (const group of relationGroups(graph, id, (r) => {
-        let rel = relationScore.get(r);
-        if (rel === undefined) {
-          rel = relationRelevance(index, r, terms);
-          relationScore.set(r, rel);
-        }
-        return rel;
-      })) {
+      // Exact pruning: the best an edge of this node can score, given its relation. Groups come
+      // most relevant first, so the first group that cannot beat the current worst ends the node.
+      const reach = anchors.size === 0 ? Infinity : anchors.has(id) || near.has(id) ? 1 : NEAR_FOCUS;
+      const bonus = anchors.size === 0 || near.has(id) ? ANCHOR_BONUS : 0;
+      for (const group of relationGroups(graph, id, relationOf)) {
         if (spent >= HUB_EDGE_BUDGET && best.length >= cap) break;
+        const worst = best.length >= cap ? best[best.length - 1] : undefined;
+        const relation = group[0]?.relation;
+        if (worst && relation !== undefined && reach * (1 + RELATION_SCALE * relationOf(relation)) + bonus < worst.relevance) break;
         for (const edge of group) {
           if (spent >= HUB_EDGE_BUDGET && best.length >= cap) break;
           visitEdge(edge);
@@ -151,6 +166,16 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
   }
   return { triples, edgeKeys, entities: found };
 }
+
+/** Relevance of an edge one step from a question entity, and further away, relative to at one. */
+const NEAR_FOCUS = 0.6;
+const FAR_FOCUS = 0.15;
+/** A relation the question asks for outweighs a relation it does not, at the same focus. */
+const RELATION_SCALE = 2;
+/** An edge that reaches another question entity joins two things the question names. */
+const ANCHOR_BONUS = 2;
+/** Question entities of higher degree mark no neighbourhood (a genre names thousands of films). */
+const MAX_ANCHOR_DEGREE = 2000;
 
 const HUB_EDGE_BUDGET = 250;
 /** Nodes above this degree are read relation by relation (and their groups cached). */

@@ -18,6 +18,8 @@
 import type { GraphEdge, GraphNode, KnowledgeGraph, Triple } from "../graph/model";
 import { stripCallSuffix, tokenize } from "../graph/normalize";
 import { identifierWords } from "../graph/resolve-name";
+import { findQuestionEntities } from "../providers/heuristic/question-entities";
+import { getRelationRanker } from "./rank-relations";
 
 export interface QueryGraphOptions {
   graph: KnowledgeGraph;
@@ -78,6 +80,8 @@ const GENERIC = new Set(
 );
 
 const GENERIC_WEIGHT = 0.2;
+/** The relation ranker's score (about 1 per question word met) on the scale of one label-word idf. */
+const RELATION_SCALE = 4;
 
 /** Question words that ask about one kind of edge; traversal keeps to it when the graph has it. */
 const TRAVERSAL_WORDS: Record<string, readonly string[]> = {};
@@ -111,6 +115,27 @@ function stemsMeet(a: string, b: string): boolean {
   if (!long.startsWith(short)) return false;
   // Three letters meet only a near-equal word ("act" ~ "actor"), not any word they begin.
   return short.length >= 4 || (short.length === 3 && long.length - short.length <= 2);
+}
+
+/**
+ * The nodes a question names and its words outside those mentions (cached per graph: the loop
+ * asks for the same question at every step).
+ */
+const focusCache = new WeakMap<KnowledgeGraph, Map<string, { anchors: Set<string>; relationText: string }>>();
+export function questionFocus(graph: KnowledgeGraph, question: string): { anchors: Set<string>; relationText: string } {
+  let perGraph = focusCache.get(graph);
+  if (!perGraph) focusCache.set(graph, (perGraph = new Map()));
+  const key = `${signatureOf(graph)}\u0000${question}`;
+  const hit = perGraph.get(key);
+  if (hit) return hit;
+  const { mentions, relationWords } = findQuestionEntities({ graph, question });
+  const anchors = new Set<string>();
+  // An ambiguous mention (several nodes of that name) marks them all: the question named each.
+  for (const m of mentions) for (const id of m.nodeIds) anchors.add(id);
+  const result = { anchors, relationText: relationWords.join(" ") };
+  if (perGraph.size > 256) perGraph.clear();
+  perGraph.set(key, result);
+  return result;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -452,8 +477,20 @@ export function queryGraph({
   const index = getQueryIndex(graph);
   const terms = questionTerms(question);
   const prepared = prepareTerms(index, terms);
-  const seeds = pickSeeds(graph, index, question, prepared, maxSeeds);
+  const { anchors, relationText } = questionFocus(graph, question);
+  const picked = pickSeeds(graph, index, question, prepared, maxSeeds);
+  // The question's own entity mentions (longest exact match first: "Cradle of Fear", not
+  // "Fear"; a one-letter title "O") are seeds whatever the label-word scores say.
+  const seeds: QuerySeed[] = [];
+  for (const id of anchors) {
+    if (seeds.length >= Math.max(maxSeeds, 1)) break;
+    const node = graph.getNode(id);
+    const known = picked.find((s) => s.id === id);
+    if (node) seeds.push(known ?? { id, label: node.label, score: 0 });
+  }
+  for (const s of picked) if (seeds.length < maxSeeds + anchors.size && !seeds.some((x) => x.id === s.id)) seeds.push(s);
   const seedIds = new Set(seeds.map((s) => s.id));
+  const ranker = getRelationRanker(graph);
 
   const restrict = new Set<string>();
   for (const t of terms) for (const r of TRAVERSAL_WORDS[t] ?? []) if (index.edgeKinds.has(r)) restrict.add(r);
@@ -473,13 +510,14 @@ export function queryGraph({
     seen.add(e.key);
     let rel = relationScore.get(e.relation);
     if (rel === undefined) {
-      rel = relationRelevance(index, e.relation, prepared);
+      rel = RELATION_SCALE * ranker.score(anchors.size > 0 ? relationText : question, e.relation);
       relationScore.set(e.relation, rel);
     }
     const loop = e.source === e.target;
     ranked.push({
       edge: e,
       kind: restrict.size > 0 && edgeHasKind(e, restrict) ? 1 : 0,
+      anchorTouch: (anchors.has(e.source) ? 1 : 0) + (!loop && anchors.has(e.target) ? 1 : 0),
       seedTouch: (vs.depth === 0 ? 1 : 0) + (!loop && vt.depth === 0 ? 1 : 0),
       relevance: rel + vs.relevance + (loop ? 0 : vt.relevance),
       dist: Math.min(vs.depth, vt.depth),
@@ -603,6 +641,8 @@ interface RankedEdge {
   edge: GraphEdge;
   /** 1 when the question asked for this kind of edge ("calls", "imports"). */
   kind: number;
+  /** Endpoints that are entities the question names (its mentions, not label-word seeds). */
+  anchorTouch: number;
   seedTouch: number;
   relevance: number;
   dist: number;
@@ -612,6 +652,7 @@ interface RankedEdge {
 function compareRanked(a: RankedEdge, b: RankedEdge): number {
   return (
     b.kind - a.kind ||
+    b.anchorTouch - a.anchorTouch ||
     b.seedTouch - a.seedTouch ||
     b.relevance - a.relevance ||
     a.dist - b.dist ||

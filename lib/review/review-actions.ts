@@ -23,9 +23,13 @@ import { checkCodeRelation, codeRelationKind } from "./code-evidence";
 import { RelationIndex, edgesBetween, normalizeRelation, relationUsage, relationsBetweenSimilar, shortestPath } from "./graph-evidence";
 import type { NameResolver, ResolvedAction } from "./resolve-action";
 import { createNameResolver, resolveActionNames } from "./resolve-action";
-import type { CoMention, MatchTerms } from "./text-evidence";
-import { documentMentions, findCoMentions, isAliasStatement, matchTerms, relationWordsOf, stem, unqualified } from "./text-evidence";
-import type { ActionReview, Confidence, EvidenceItem, EvidenceSource, ResolvedName, ReviewWarning, Suggestion, WarningCode } from "./types";
+import { getRelationRanker } from "../retrieve/rank-relations";
+import type { MinedGraphRules } from "./mine-graph-rules";
+import { functionalConflict, predictEdge, relationSignatureFit } from "./mine-graph-rules";
+import { ScoreCard, decideLabel } from "./score-action";
+import type { CoMention, MatchTerms, TextStatement } from "./text-evidence";
+import { documentMentions, findCoMentions, findStatements, isAliasStatement, isCodeDocument, matchTerms, relationWordsOf, stem, unqualified } from "./text-evidence";
+import type { ActionReview, Confidence, EvidenceItem, EvidenceSource, LabelThresholds, ResolvedName, ReviewWarning, Suggestion, WarningCode } from "./types";
 
 /** An entry the parser could not read: reviewed as LOW / UNPARSEABLE so it is shown, not lost. */
 export interface UnparseableAction {
@@ -49,6 +53,14 @@ export interface ReviewActionsOptions {
   retrieved?: readonly Triple[];
   /** Path search depth (hops). */
   k?: number;
+  /**
+   * Path rules, relation signatures and functional relations mined from this graph version
+   * (mineGraphRules / the server's cache). null: still being mined — the review says so and
+   * scores without graph regularities; undefined: not offered (same).
+   */
+  rules?: MinedGraphRules | null;
+  /** Score thresholds for the labels; DEFAULT_THRESHOLDS (score-action.ts) when absent. */
+  thresholds?: LabelThresholds;
 }
 
 /** Warnings that inform but do not force LOW (EDGE_EXISTS caps at MEDIUM instead). */
@@ -61,6 +73,8 @@ const GENERIC_NAMES = new Set(["main", "__main__", "run", "train", "test", "setu
 const GENERIC_OBJECTS = new Set(["unknown", "n/a", "none", "null", "nil", "other", "others", "misc", "miscellaneous", "various", "", "?", "-", "unspecified", "undefined", "tbd", "etc"]);
 
 const MAX_TEXT_QUOTES = 3;
+/** A blocking warning's part in the score (log-odds): the label is LOW anyway. */
+const MAX_WARNING = 4;
 const MAX_SUGGESTIONS = 8;
 const MAX_CANDIDATE_SUGGESTIONS = 5;
 
@@ -145,6 +159,10 @@ interface Context {
   docsOf: (id: string) => CorpusDocument[];
   path: (a: string, b: string) => GraphEdge[] | null;
   relations: () => RelationIndex;
+  rules: MinedGraphRules | null | undefined;
+  thresholds: LabelThresholds | undefined;
+  /** The relation ranker's paraphrase test (issue #11), built on first use. */
+  relationScore: (text: string, relation: string) => number;
 }
 
 function createContext({
@@ -153,12 +171,16 @@ function createContext({
   retrieved,
   k,
   resolve,
+  rules,
+  thresholds,
 }: {
   graph: KnowledgeGraph;
   documents: ReadonlyMap<string, CorpusDocument>;
   retrieved?: readonly Triple[];
   k: number;
   resolve: NameResolver;
+  rules?: MinedGraphRules | null;
+  thresholds?: LabelThresholds;
 }): Context {
   let counts: Map<string, number> | null = null;
   if (retrieved && retrieved.length > 0) {
@@ -170,7 +192,11 @@ function createContext({
   const docCache = new Map<string, CorpusDocument[]>();
   const pathCache = new Map<string, GraphEdge[] | null>();
   let index: RelationIndex | undefined;
+  let ranker: ReturnType<typeof getRelationRanker> | undefined;
   return {
+    rules,
+    thresholds,
+    relationScore: (text, relation) => (ranker ??= getRelationRanker(graph)).score(text, relation),
     graph,
     documents,
     k,
@@ -203,6 +229,7 @@ class Review {
   readonly evidence: EvidenceItem[] = [];
   readonly warnings: ReviewWarning[] = [];
   readonly suggestions: Suggestion[] = [];
+  readonly card = new ScoreCard();
 
   constructor(
     readonly ctx: Context,
@@ -233,6 +260,22 @@ class Review {
     return [...new Set(this.warnings.filter((w) => !NON_BLOCKING.has(w.code)).map((w) => w.code))];
   }
 
+  /** The label from the score and the evidence gates (score-action.ts), with its reason. */
+  conclude(index: number, { cap = null }: { cap?: string | null } = {}): ActionReview {
+    const blocking = this.blocking();
+    const blocked = blocking.length ? `warning${blocking.length > 1 ? "s" : ""} ${blocking.join(", ")}` : undefined;
+    if (blocked) for (const w of this.warnings.filter((x) => !NON_BLOCKING.has(x.code))) this.card.add("warning", -MAX_WARNING, `${w.code}: ${w.message}`);
+    const score = this.card.score();
+    const { label, why } = decideLabel({ score, signals: this.card.signals, blocked, cap, thresholds: this.ctx.thresholds });
+    return this.finish(index, label, why);
+  }
+
+  /** Push an evidence item and return its index (what a signal points at). */
+  cite(item: EvidenceItem): number {
+    this.evidence.push(item);
+    return this.evidence.length - 1;
+  }
+
   finish(index: number, confidence: Confidence, why: string): ActionReview {
     this.reasons.push(`${confidence}: ${why}`);
     // An edge that exists needs no alternative: nothing would change either way.
@@ -243,6 +286,8 @@ class Review {
       action: this.action,
       text: formatAction(this.action),
       confidence,
+      score: this.card.score(),
+      signals: this.card.signals,
       reasons: this.reasons,
       evidence: this.evidence,
       warnings: this.warnings,
@@ -529,11 +574,174 @@ function suggestRelations(rv: Review, subject: GraphNode | null, object: GraphNo
 }
 
 // ---------------------------------------------------------------------------------------------
+// Signals shared by the three kinds of action
+
+/** Log-odds of each kind of text statement (score-action.ts adds them to the prior). */
+const TEXT_WEIGHT: Record<TextStatement["kind"], number> = { stated: 3, clause: 2, across: 1.5, co_mention: 1.2, list: 0, metadata: 0 };
+
+/** More words than this between two names co-mentioned without the relation's words: half weight. */
+const FAR_WORDS = 10;
+
+const STATEMENT_WORDS: Record<TextStatement["kind"], string> = {
+  stated: "states it",
+  clause: "names both in one clause",
+  across: "states it across a sentence boundary",
+  co_mention: "names both, without the relation's words",
+  list: "names both as items of a list: not a statement",
+  metadata: "names both in a metadata / table line: not a statement",
+};
+
+function citeStatement(rv: Review, st: TextStatement): number {
+  const where = st.line !== null ? `${docLabel(st.doc)}:${st.line}` : st.doc.docId;
+  const title = st.doc.title ? ` (${st.doc.title})` : "";
+  const via = st.via === "title" ? "; the other name is the passage's title" : st.via === "previous sentence" ? "; the other name is in the previous sentence" : "";
+  const words = st.relationWords.length ? `; relation words: ${st.relationWords.join(", ")}` : "";
+  return rv.cite({
+    kind: "text",
+    summary: `${st.line !== null ? "line" : "sentence"} in ${where}${title} ${STATEMENT_WORDS[st.kind]}${via}${words}`,
+    quote: st.quote,
+    source: sourceOf(st.doc, st.line),
+    highlights: st.highlights,
+  });
+}
+
+/** Prose documents among these (code files are read by the code check, not as text). */
+function proseDocuments(docs: readonly CorpusDocument[]): CorpusDocument[] {
+  return docs.filter((d) => !isCodeDocument(d));
+}
+
+/**
+ * Text statements for (subject, relation, object) in the documents: evidence items for the best
+ * few, and the best one as a signal. `sign` −1 turns a statement into evidence against (a delete).
+ */
+function textSignal(
+  rv: Review,
+  { docs, a, b, relation, sign, label }: { docs: readonly CorpusDocument[]; a: MatchTerms; b: MatchTerms; relation: string; sign: 1 | -1; label: string },
+): TextStatement | null {
+  const prose = proseDocuments(docs);
+  if (prose.length === 0) return null;
+  const statements = findStatements({ documents: prose, a, b, relation, relationScore: (t) => rv.ctx.relationScore(t, relation), limit: MAX_TEXT_QUOTES });
+  const best = statements[0] ?? null;
+  const cited = statements.map((st) => citeStatement(rv, st));
+  if (!best) {
+    if (sign === 1) {
+      rv.card.add("text", -0.5, `none of the ${prose.length} passage${prose.length === 1 ? "" : "s"} behind ${label} names both "${a.display}" and "${b.display}"`);
+    }
+    return null;
+  }
+  // Two names far apart in a long sentence are often about different things ("… in Canada
+  // until 1882, when he became a naturalized citizen of the United States").
+  const far = best.kind === "co_mention" && (best.gapWords ?? 0) > FAR_WORDS;
+  const weight = far ? TEXT_WEIGHT.co_mention / 2 : TEXT_WEIGHT[best.kind];
+  const where = `${best.doc.docId}${best.line !== null ? `:${best.line}` : ""}`;
+  if (weight === 0) {
+    rv.card.add("text", 0, `${where} ${STATEMENT_WORDS[best.kind]}`, { evidence: cited[0] });
+    return best;
+  }
+  if (sign === 1) {
+    rv.card.add("text", weight, `a ${best.line !== null ? "line" : "sentence"} in ${where} ${far ? `names both ${best.gapWords} words apart, without the relation's words` : STATEMENT_WORDS[best.kind]}`, { evidence: cited[0], positive: true, strong: best.kind === "stated" });
+  } else {
+    rv.card.add("text", -weight, `a ${best.line !== null ? "line" : "sentence"} in ${where} ${STATEMENT_WORDS[best.kind]}: deleting it removes a stated fact`, { evidence: cited[0], strong: best.kind === "stated" || best.kind === "clause" });
+  }
+  return best;
+}
+
+function codeSignal(rv: Review, check: CodeCheck, { subject, object }: { subject: string; object: string }, sign: 1 | -1): string | null {
+  const label = `${subject} ${rv.action.type === "replace_node" ? "" : rv.action.relation} ${object}`;
+  const at = addCodeEvidence(rv, check, label);
+  if (at) {
+    const evidence = rv.evidence.length - 1;
+    if (sign === 1) rv.card.add("code", 4, `the code confirms it at ${at}`, { evidence, strong: true });
+    else rv.card.add("code", -4, `the code confirms the edge at ${at}: deleting it removes a true fact`, { evidence, strong: true });
+    return at;
+  }
+  if (check.status === "absent") {
+    const what = `the code of ${subject} (${docLabel(check.doc)}:${check.range.start}-${check.range.end}) does not show ${check.kind} ${object}`;
+    if (sign === 1) rv.card.add("code", -3, what, { strong: true });
+    else rv.card.add("code", 3, what, { strong: true });
+  }
+  return null;
+}
+
+/** A rule this confident (standard confidence) strongly predicts its head: what HIGH may rest on. */
+const STRONG_RULE_CONFIDENCE = 0.75;
+
+/** Rules for a relation say "usually predicted" when they fire for this share of its true facts. */
+const USUALLY_PREDICTED = 0.3;
+
+/**
+ * Graph regularities mined from the graph: a firing path rule, the relation's signature, a
+ * functional conflict. `sign` −1 reads them for a delete (a rule predicting the edge speaks
+ * against deleting it). The edge under judgement is never its own evidence (predictEdge).
+ */
+function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, sign: 1 | -1): { fired: boolean } {
+  const rules = rv.ctx.rules;
+  const graph = rv.ctx.graph;
+  if (rules === null) {
+    rv.reasons.push("graph rules are still being mined for this graph version: no path-rule, signature or functional evidence yet");
+    return { fired: false };
+  }
+  if (rules === undefined || s.id === o.id) return { fired: false };
+  const query = { rules, graph, subject: s.id, relation, object: o.id };
+  const prediction = predictEdge({ ...query, maxPaths: 2 });
+  const stats = prediction.relationStats;
+  const eps = 0.02;
+  const top = prediction.firing[0];
+  if (top) {
+    const lr = stats ? (stats.ruleRecall + eps) / (stats.randomFireRate + eps) : 1 + 10 * prediction.best;
+    // A confident rule is worth more than the relation's average firing rule; a weak one less.
+    const weight = Math.log(Math.max(1, lr)) * (0.5 + prediction.best);
+    const path = top.paths[0] ?? [];
+    const evidence = rv.cite({
+      kind: "path",
+      summary: `rule ${top.rule.text} (confidence ${top.rule.confidence.toFixed(2)}, support ${Math.round(top.rule.support)}) fires: ${path.map(tripleText).join("; ")}${prediction.firing.length > 1 ? `; ${prediction.firing.length - 1} more rule${prediction.firing.length > 2 ? "s" : ""} fire` : ""}`,
+      path,
+    });
+    // Strong: a rule right at least three times in four, and rules that single out true facts.
+    const strong = prediction.best >= STRONG_RULE_CONFIDENCE && lr >= 5;
+    const what = `${prediction.firing.length} mined rule${prediction.firing.length === 1 ? "" : "s"} predict${prediction.firing.length === 1 ? "s" : ""} it, best ${top.rule.text} (confidence ${top.rule.confidence.toFixed(2)}${stats ? `; such rules fire for ${pct(stats.ruleRecall)} of true ${prediction.relation} facts, ${pct(stats.randomFireRate)} of random objects` : ""})`;
+    if (sign === 1) rv.card.add("rule", Math.max(0.3, weight), what, { evidence, positive: weight >= 0.7, strong });
+    else rv.card.add("rule", -Math.max(0.3, weight), `${what}: deleting it goes against the graph's regularities`, { evidence, strong });
+  } else if (stats && stats.rules > 0 && stats.ruleRecall >= USUALLY_PREDICTED) {
+    const lr = (1 - stats.ruleRecall + eps) / (1 - stats.randomFireRate + eps);
+    const what = `no mined rule predicts it, though rules predict ${pct(stats.ruleRecall)} of true ${prediction.relation} facts (and ${pct(stats.randomFireRate)} of random objects)`;
+    rv.card.add("rule", sign * Math.log(lr), what, { positive: sign === -1 });
+  }
+  // Kinds and one-object-per-subject are measured over a relation's uses: in an open-relation
+  // graph (a few uses per relation) they measure sparsity, not the relation.
+  if (!hasFixedSchema(rv)) return { fired: top !== undefined };
+  const fit = relationSignatureFit(query);
+  if (fit.signature && fit.subject && fit.object) {
+    const lr = Math.log(fit.subject.likelihoodRatio) + Math.log(fit.object.likelihoodRatio);
+    const c = Math.max(-3, Math.min(1, lr));
+    if (Math.abs(c) >= 0.05) {
+      const what = fit.fits ? `fits the relation's usual subjects and objects (${fit.summary})` : `breaks the relation's usual signature (${fit.summary})`;
+      // A fitting kind is not evidence that the fact holds; a broken one is evidence against it.
+      rv.card.add("signature", sign * c, what, { positive: sign === -1 && c < -0.5 });
+    }
+  }
+  const functional = functionalConflict(query);
+  if (functional.conflict && functional.stats) {
+    const share = functional.stats.isFunctional ? functional.stats.multiObjectShare : functional.stats.multiSubjectShare;
+    // Nested or several true objects happen (born in a city and in its country): capped.
+    const c = Math.max(-1.5, Math.log(Math.max(share, 0.02)));
+    const others = [...functional.otherObjects, ...functional.otherSubjects].slice(0, 2);
+    const evidence = rv.cite({ kind: "edge", summary: `functional ${functional.relation}: ${functional.summary}`, path: others });
+    rv.card.add("functional", sign * c, functional.summary, { evidence, positive: sign === -1 });
+  }
+  return { fired: top !== undefined };
+}
+
+function pct(x: number): string {
+  return `${Math.round(100 * x)}%`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // insert_edge
 
 function reviewInsert(rv: Review, index: number): ActionReview {
   const action = rv.action as Extract<RefinementAction, { type: "insert_edge" }>;
-  const { graph, k } = rv.ctx;
+  const { graph } = rv.ctx;
   checkNames(rv, ["subject", "object"], { unknownIsWarning: () => false, genericObjectRoles: ["subject", "object"] });
   const s = rv.node(rv.resolved.subject);
   const o = rv.node(rv.resolved.object);
@@ -547,6 +755,7 @@ function reviewInsert(rv: Review, index: number): ActionReview {
   let pair: GraphEdge[] = [];
   let path: GraphEdge[] | null = null;
   if (s && o && s.id !== o.id) {
+    // Said, but not evidence: two nodes existing says nothing about an edge between them.
     rv.reasons.push("both endpoints exist");
     pair = edgesBetween(graph, s.id, o.id);
     const same = pair.filter((e) => e.source === s.id && e.target === o.id && e.relation === action.relation);
@@ -592,54 +801,47 @@ function reviewInsert(rv: Review, index: number): ActionReview {
   }
   checkRetrieved(rv, [s, o]);
 
-  // Text: sentences / lines naming both, in the documents behind the existing endpoint(s).
-  let proseQuote: CoMention | null = null;
-  let codeLine: CoMention | null = null;
+  // Text: statements (not co-mention) in every passage behind the existing endpoint(s).
+  let stated: TextStatement | null = null;
   if (s || o) {
-    const mentions = findCoMentions({
-      documents: endpointDocuments(rv, [s, o]),
+    const st = textSignal(rv, {
+      docs: endpointDocuments(rv, [s, o]),
       a: termsFor(rv, "subject"),
       b: termsFor(rv, "object"),
       relation: action.relation,
-      limit: MAX_TEXT_QUOTES,
+      sign: 1,
+      label: [s, o].filter((n): n is GraphNode => n !== null).map((n) => `"${n.label}"`).join(" and "),
     });
-    addCoMentions(rv, mentions, () => `mentions both "${unqualified(action.subject)}" and "${unqualified(action.object)}"`);
-    proseQuote = mentions.find((m) => !m.code) ?? null;
-    codeLine = mentions.find((m) => m.code) ?? null;
-    if (proseQuote) rv.reasons.push(`quoted sentence in ${proseQuote.doc.docId}`);
-    else if (codeLine) rv.reasons.push(`a line of ${docLabel(codeLine.doc)} names both`);
+    if (st && TEXT_WEIGHT[st.kind] > 0) {
+      stated = st;
+      rv.reasons.push(`${st.kind === "stated" ? "a sentence states it" : STATEMENT_WORDS[st.kind]} in ${st.doc.docId}`);
+    } else if (st) rv.reasons.push(`${st.doc.docId} ${STATEMENT_WORDS[st.kind]}`);
   }
 
   // Code: the language-aware check in the subject's source.
   let codeAt: string | null = null;
   if (s && !rv.has("SELF_LOOP")) {
     const check = checkCodeRelation({ documents: rv.ctx.documents, relation: action.relation, subject: s, object: o, objectName: action.object, pairEdges: pair });
-    codeAt = addCodeEvidence(rv, check, `${s.label} ${action.relation} ${o?.label ?? unqualified(action.object)}`);
+    codeAt = codeSignal(rv, check, { subject: s.label, object: o?.label ?? unqualified(action.object) }, 1);
     if (codeAt) rv.reasons.push(`code confirms ${check.status === "confirmed" ? check.kind : action.relation} at ${codeAt}`);
     else if (check.status === "absent") rv.reasons.push(`the code of ${s.label} (${docLabel(check.doc)}:${check.range.start}-${check.range.end}) does not show ${check.kind}`);
   }
 
-  // Different communities with no path: a jump nothing in the graph supports. A quote or the
-  // code stating the relation is support of its own, so then it is a reason, not a warning.
+  // Graph regularities.
+  let fired = false;
+  if (s && o && !capMedium && !rv.has("SELF_LOOP")) fired = ruleSignals(rv, s, o, action.relation, 1).fired;
+  else if (rv.ctx.rules === null) rv.reasons.push("graph rules are still being mined for this graph version");
+
+  // Different communities with no path: a jump nothing in the graph supports. A statement, the
+  // code or a mined rule is support of its own, so then it is a reason, not a warning.
   if (s && o && s.id !== o.id && !path && s.community !== null && o.community !== null && s.community !== o.community) {
-    const msg = `"${s.label}" (community ${s.community}) and "${o.label}" (community ${o.community}) are in different communities with no path within ${k} hops`;
-    if (proseQuote || codeAt) rv.reasons.push(`${msg}, but the source states it`);
+    const msg = `"${s.label}" (community ${s.community}) and "${o.label}" (community ${o.community}) are in different communities with no path within ${rv.ctx.k} hops`;
+    if (stated || codeAt || fired) rv.reasons.push(`${msg}, but the source states it`);
     else rv.warn("CROSS_COMMUNITY_NO_PATH", msg);
   }
-
-  // Cascade.
-  const blocking = rv.blocking();
-  if (blocking.length) return rv.finish(index, "LOW", `warning${blocking.length > 1 ? "s" : ""} ${blocking.join(", ")}`);
-  const strong = codeAt ? `the code confirms it (${codeAt})` : proseQuote ? `a sentence in ${proseQuote.doc.docId} mentions both` : null;
-  if (s && o && strong) {
-    if (capMedium) return rv.finish(index, "MEDIUM", `both endpoints exist and ${strong}, but capped: ${capMedium}`);
-    return rv.finish(index, "HIGH", `both endpoints exist and ${strong}`);
-  }
-  if (s && o) return rv.finish(index, "MEDIUM", capMedium ? `both endpoints exist; ${capMedium}` : "both endpoints exist, without a quote or code that states the relation");
-  const quote = strong ?? (codeLine ? `a line of ${docLabel(codeLine.doc)} names both` : null);
-  if ((s || o) && quote) return rv.finish(index, "MEDIUM", `one endpoint exists and ${quote}`);
-  if (s || o) return rv.finish(index, "LOW", "only one endpoint exists and no text mentions both");
-  return rv.finish(index, "LOW", "no evidence: neither endpoint is in the graph");
+  if (!s && !o) rv.reasons.push("neither endpoint is in the graph");
+  else if (!s || !o) rv.reasons.push("only one endpoint is in the graph");
+  return rv.conclude(index, { cap: capMedium });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -653,8 +855,8 @@ function reviewDelete(rv: Review, index: number): ActionReview {
   const o = rv.node(rv.resolved.object);
   checkRetrieved(rv, [s, o]);
   if (!s || !o) {
-    const blocking = rv.blocking();
-    return rv.finish(index, "LOW", blocking.length ? `warning${blocking.length > 1 ? "s" : ""} ${blocking.join(", ")}` : "the endpoints are not both nodes");
+    if (rv.blocking().length === 0) rv.reasons.push("the endpoints are not both nodes");
+    return rv.conclude(index);
   }
 
   const pair = edgesBetween(graph, s.id, o.id);
@@ -675,65 +877,98 @@ function reviewDelete(rv: Review, index: number): ActionReview {
       );
     }
     addPathEvidence(rv, s, o);
-    return rv.finish(index, "LOW", `warning${rv.blocking().length > 1 ? "s" : ""} ${rv.blocking().join(", ")}`);
+    return rv.conclude(index);
   }
 
-  rv.reasons.push(`the edge exists${targets.length > 1 ? ` (${targets.length} identical copies; all are removed)` : ""}`);
-  for (const e of targets) rv.evidence.push({ kind: "edge", summary: `edge to delete: ${tripleText(graph.toTriple(e))}${edgeWhere(e)}`, path: [graph.toTriple(e)] });
+  // Exact copies: the delete removes one of them (apply does the same), so the fact stays.
+  if (targets.length > 1) {
+    const msg = `${targets.length} identical copies; one is removed, ${targets.length - 1} kept`;
+    rv.reasons.push(`the edge exists (${msg})`);
+  } else rv.reasons.push("the edge exists");
+  const edgeItems = targets.map((e, i) => rv.cite({ kind: "edge", summary: `${i === 0 ? "edge to delete" : "identical copy kept"}: ${tripleText(graph.toTriple(e))}${edgeWhere(e)}`, path: [graph.toTriple(e)] }));
+  if (targets.length > 1) {
+    rv.card.add("graph", 3, `${targets.length} identical copies; one is removed, ${targets.length - 1} kept: a duplicate clean-up that loses no fact`, { evidence: edgeItems[1], strong: true });
+  }
 
   // A copy survives the delete: the same relation spelled differently, or, for a symmetric
   // relation ("married to"), stored the other way. The reverse of "part of" is another claim.
   const sameRelation = pair.filter((e) => !targets.includes(e) && normalizeRelation(e.relation) === normalizeRelation(action.relation));
   const copies = sameRelation.filter((e) => e.source === s.id || isSymmetric(action.relation));
-  for (const e of copies) rv.evidence.push({ kind: "edge", summary: `duplicate kept: ${tripleText(graph.toTriple(e))}${edgeWhere(e)}`, path: [graph.toTriple(e)] });
-  if (copies.length) rv.reasons.push("a duplicate of the edge remains, so no fact is lost");
+  const copyItems = copies.map((e) => rv.cite({ kind: "edge", summary: `duplicate kept: ${tripleText(graph.toTriple(e))}${edgeWhere(e)}`, path: [graph.toTriple(e)] }));
+  if (copies.length) {
+    rv.reasons.push("a duplicate of the edge remains, so no fact is lost");
+    rv.card.add("graph", 2.5, `a duplicate remains (${tripleText(graph.toTriple(copies[0] as GraphEdge))}), so no fact is lost`, { evidence: copyItems[0], strong: true });
+  }
+  const factKept = targets.length > 1 || copies.length > 0;
   const reversed = sameRelation.find((e) => !copies.includes(e));
   if (reversed) rv.reasons.push(`the reverse edge exists too (${tripleText(graph.toTriple(reversed))}): at most one of them holds`);
 
-  // Does the edge's own source state it?
-  let contradicted: string | null = null;
-  let supported: string | null = null;
+  // Every document of every copy (and of the endpoints' other edges): does any state it?
   const sTerms = termsFor(rv, "subject");
   const oTerms = termsFor(rv, "object");
+  const copyDocs: CorpusDocument[] = [];
+  const seenDocs = new Set<string>();
+  for (const e of [...targets, ...copies]) {
+    for (const docId of documentIdsOf(e)) {
+      const doc = documents.get(docId);
+      if (doc && !seenDocs.has(docId)) {
+        seenDocs.add(docId);
+        copyDocs.push(doc);
+      }
+    }
+  }
+  let contradicted: string | null = null;
+  let codeChecked = false;
   for (const e of targets) {
     for (const docId of documentIdsOf(e)) {
       const doc = documents.get(docId);
       if (!doc) continue;
       const codeKind = codeRelationKind(action.relation);
       if (doc.kind === "file" && codeKind) {
+        if (codeChecked) continue;
+        codeChecked = true;
         const check = checkCodeRelation({ documents, relation: action.relation, subject: s, object: o, objectName: action.object, pairEdges: [e] });
-        if (check.status === "confirmed") supported ??= addCodeEvidence(rv, check, `the code shows ${s.label} ${action.relation} ${o.label}`);
-        else if (check.status === "absent") {
-          contradicted ??= `the code of ${s.label} (${docLabel(check.doc)}:${check.range.start}-${check.range.end}) does not show ${check.kind} ${o.label}`;
+        if (factKept) {
+          addCodeEvidence(rv, check, `the code shows ${s.label} ${action.relation} ${o.label}`);
+        } else {
+          codeSignal(rv, check, { subject: s.label, object: o.label }, -1);
+          if (check.status === "absent") contradicted ??= `the code of ${s.label} (${docLabel(check.doc)}:${check.range.start}-${check.range.end}) does not show ${check.kind} ${o.label}`;
         }
         continue;
       }
-      if (doc.kind === "passage" || doc.kind === "file") {
+      if (doc.kind === "passage" || (doc.kind === "file" && !isCodeDocument(doc))) {
         const missing = [sTerms, oTerms].filter((t) => documentMentions(doc, t) === false).map((t) => t.display);
-        if (missing.length) {
-          contradicted ??= `its source ${doc.docId} never mentions ${missing.map((m) => `"${m}"`).join(" or ")}`;
-          continue;
-        }
-        const mentions = findCoMentions({ documents: [doc], a: sTerms, b: oTerms, relation: action.relation, limit: 1 }).filter((m) => m.relationWords.length > 0);
-        if (mentions.length) {
-          addCoMentions(rv, mentions, () => "states the edge being deleted");
-          supported ??= `a sentence in ${doc.docId} states it`;
-        }
+        const title = doc.title ? normalizeLabel(doc.title) : "";
+        const titled = missing.filter((m) => normalizeLabel(m) !== title);
+        if (titled.length) contradicted ??= `its source ${doc.docId} never mentions ${titled.map((m) => `"${m}"`).join(" or ")}`;
       }
     }
   }
-  if (contradicted) rv.reasons.push(contradicted);
+  // Text matches both directions of "part of" alike: with the reverse edge present a sentence
+  // cannot tell which one it states, so it is shown but weighs nothing, and the reverse edge
+  // (at most one of the two holds) is partial evidence for removing one: the reviewer decides.
+  let statement: TextStatement | null = null;
+  if (!factKept && reversed) {
+    const found = findStatements({ documents: proseDocuments(copyDocs), a: sTerms, b: oTerms, relation: action.relation, limit: MAX_TEXT_QUOTES });
+    for (const st of found) citeStatement(rv, st);
+    statement = found[0] ?? null;
+  } else if (!factKept) {
+    statement = textSignal(rv, { docs: copyDocs, a: sTerms, b: oTerms, relation: action.relation, sign: -1, label: "the edge" });
+  }
+  if (reversed && !factKept) {
+    rv.card.add("graph", 1.5, `the reverse edge exists too (${tripleText(graph.toTriple(reversed))}): at most one of them holds${statement ? "; the source names the pair, but a sentence cannot tell which direction it states" : ""}`, { positive: true });
+  }
+  const states = statement !== null && TEXT_WEIGHT[statement.kind] >= TEXT_WEIGHT.across;
+  if (states && statement) rv.reasons.push(`${statement.doc.docId} states it (${STATEMENT_WORDS[statement.kind]})`);
+  if (contradicted) {
+    rv.reasons.push(contradicted);
+    // Another copy's passage stating it outweighs one copy's silence.
+    if (!states && !factKept && !rv.card.has("code")) rv.card.add("text", 2.5, contradicted, { strong: true });
+  }
 
-  const blocking = rv.blocking();
-  if (blocking.length) return rv.finish(index, "LOW", `warning${blocking.length > 1 ? "s" : ""} ${blocking.join(", ")}`);
-  // A surviving duplicate first: then no fact is lost, whatever the source says.
-  if (copies.length) return rv.finish(index, "HIGH", "the edge exists and a duplicate remains after the delete");
-  // Text matches both directions of "part of" alike: with the reverse edge present it cannot
-  // tell which one the source states, so the reviewer decides.
-  if (supported && reversed) return rv.finish(index, "MEDIUM", `the source names the pair (${supported}) but the reverse edge exists too: check which direction it states`);
-  if (supported) return rv.finish(index, "LOW", `the edge's own source supports it (${supported}): deleting it removes a stated fact`);
-  if (contradicted) return rv.finish(index, "HIGH", `the edge exists and its source contradicts it: ${contradicted}`);
-  return rv.finish(index, "MEDIUM", "the edge exists; its source neither confirms nor contradicts it");
+  if (!factKept) ruleSignals(rv, s, o, action.relation, -1);
+  const cap = reversed && states ? "the reverse edge exists too: check which direction the source states" : null;
+  return rv.conclude(index, { cap });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -747,6 +982,34 @@ function canonical(name: string): string {
 
 function wordSet(name: string): Set<string> {
   return new Set(normalizeLabel(unqualified(name)).match(/[\p{L}\p{N}]+/gu) ?? []);
+}
+
+/** Years a node carries: in its label ("Love Story (1970)") or as a neighbour that is a year. */
+function yearsOf(graph: KnowledgeGraph, node: GraphNode): Set<string> {
+  const years = new Set(node.label.match(/\b(1[5-9]\d\d|20\d\d)\b/g) ?? []);
+  for (const e of graph.outEdges(node.id)) {
+    const other = graph.getNode(e.target);
+    if (other && /^(1[5-9]\d\d|20\d\d)$/.test(other.label.trim())) years.add(other.label.trim());
+  }
+  return years;
+}
+
+/** (relation, direction) features of a node: what kind of thing it is in a graph with a fixed schema. */
+function relationProfile(graph: KnowledgeGraph, id: string, exclude: string): Set<string> {
+  const out = new Set<string>();
+  for (const e of graph.outEdges(id)) if (e.target !== exclude) out.add(`out:${normalizeRelation(e.relation)}`);
+  for (const e of graph.inEdges(id)) if (e.source !== exclude) out.add(`in:${normalizeRelation(e.relation)}`);
+  return out;
+}
+
+/**
+ * A fixed schema (few relations, each used often: FB15k-237, MetaQA, graphify) makes "which
+ * relations a node takes part in" its kind. In an open-relation graph (MuSiQue: 5k relations for
+ * 17k edges) two mentions of one thing rarely share a relation, so it says nothing there.
+ */
+function hasFixedSchema(rv: Review): boolean {
+  const edges = rv.ctx.graph.edges.size;
+  return edges > 0 && rv.ctx.relations().byRelation.size <= Math.sqrt(edges);
 }
 
 function reviewReplace(rv: Review, index: number): ActionReview {
@@ -782,32 +1045,72 @@ function reviewReplace(rv: Review, index: number): ActionReview {
 
   // Evidence that the names are one thing.
   const equal = oldNode !== null && canonical(oldNode.label) === canonical(newNode?.label ?? action.new);
-  if (equal) rv.reasons.push("normalised labels are equal");
+  if (equal) {
+    rv.reasons.push("normalised labels are equal");
+    rv.card.add("name", 3, `the normalised labels are equal ("${oldNode.label}" = "${newNode?.label ?? action.new}")`, { strong: true });
+  }
   const a = wordSet(oldNode?.label ?? action.old);
   const b = wordSet(newNode?.label ?? action.new);
   const contained = !equal && a.size > 0 && b.size > 0 && ([...a].every((w) => b.has(w)) || [...b].every((w) => a.has(w)));
-  if (contained) rv.reasons.push("one name's words are all in the other");
-  let alias: CoMention | null = null;
-  let together: CoMention | null = null;
-  if (oldNode && !rv.has("SELF_LOOP")) {
-    const mentions = findCoMentions({ documents: endpointDocuments(rv, [oldNode, newNode]), a: termsFor(rv, "old"), b: termsFor(rv, "new"), limit: 20 });
-    alias = mentions.find(isAliasStatement) ?? null;
-    together = mentions[0] ?? null;
-    const shown = alias ? [alias, ...mentions.filter((m) => m !== alias)].slice(0, MAX_TEXT_QUOTES) : mentions.slice(0, MAX_TEXT_QUOTES);
-    addCoMentions(rv, shown, (m) => (m === alias ? "states that the two names are one thing" : `mentions both "${unqualified(action.old)}" and "${unqualified(action.new)}"`));
-    if (alias) rv.reasons.push(`alias statement in ${alias.doc.docId}${alias.unit.line !== null ? `:${alias.unit.line}` : ""}`);
-    else if (together) rv.reasons.push(`both names appear in ${together.doc.docId}`);
+  if (contained) {
+    rv.reasons.push("one name's words are all in the other");
+    // "The United States" (a hotel) in "United States", "Ji Liang" / "Liang Ji": words are not identity.
+    rv.card.add("name", 0, "one name's words are all in the other: not evidence that they are one thing");
   }
 
-  const blocking = rv.blocking();
-  if (blocking.length) return rv.finish(index, "LOW", `warning${blocking.length > 1 ? "s" : ""} ${blocking.join(", ")}`);
-  if (!oldNode) return rv.finish(index, "LOW", `"${action.old}" is not a node`);
-  if (equal) return rv.finish(index, "HIGH", "the old node exists and the normalised labels are equal");
-  if (alias) return rv.finish(index, "HIGH", `the old node exists and ${alias.doc.docId} states the two names are one thing`);
-  if (together || contained) {
-    return rv.finish(index, "MEDIUM", `the old node exists and ${together ? `both names appear in ${together.doc.docId}` : "one name contains the other"}, without an alias statement`);
+  // Kinds and neighbourhoods of a merge.
+  if (oldNode && newNode && oldNode.id !== newNode.id) {
+    if (oldNode.fileType && newNode.fileType && oldNode.fileType !== newNode.fileType) {
+      rv.card.add("name", -3, `different kinds: "${oldNode.label}" is ${oldNode.fileType}, "${newNode.label}" is ${newNode.fileType}`, { strong: true });
+    } else if (hasFixedSchema(rv)) {
+      const pa = relationProfile(graph, oldNode.id, newNode.id);
+      const pb = relationProfile(graph, newNode.id, oldNode.id);
+      if (pa.size > 0 && pb.size > 0) {
+        const shared = [...pa].filter((f) => pb.has(f)).length;
+        const jaccard = shared / (pa.size + pb.size - shared);
+        if (shared === 0) {
+          rv.card.add("name", -3, `different kinds: "${oldNode.label}" takes part in ${[...pa].slice(0, 3).join(", ")}, "${newNode.label}" in ${[...pb].slice(0, 3).join(", ")}; they share no relation`, { strong: true });
+        } else if (jaccard >= 0.3) {
+          rv.card.add("name", 0.3, `compatible kinds: they share ${shared} of ${pa.size + pb.size - shared} relation roles`);
+        }
+      }
+    }
+    const ya = yearsOf(graph, oldNode);
+    const yb = yearsOf(graph, newNode);
+    if (ya.size > 0 && yb.size > 0 && ![...ya].some((y) => yb.has(y))) {
+      rv.card.add("name", -3, `different years: "${oldNode.label}" ${[...ya].join(", ")}, "${newNode.label}" ${[...yb].join(", ")}`, { strong: true });
+    }
+    const na = graph.neighborIds(oldNode.id);
+    const nb = graph.neighborIds(newNode.id);
+    na.delete(newNode.id);
+    nb.delete(oldNode.id);
+    const common = [...na].filter((x) => nb.has(x));
+    if (common.length > 0) {
+      const overlap = common.length / Math.max(1, Math.min(na.size, nb.size));
+      const names = common.slice(0, 3).map((id) => `"${graph.getNode(id)?.label ?? id}"`).join(", ");
+      const strongOverlap = common.length >= 2 && overlap >= 0.3;
+      rv.card.add("graph", strongOverlap ? 1.5 : 0.3, `${common.length} shared neighbour${common.length === 1 ? "" : "s"} (${names}; ${pct(overlap)} of the smaller neighbourhood)`, { positive: strongOverlap });
+    }
   }
-  return rv.finish(index, "LOW", "nothing shows the two names refer to the same thing");
+
+  if (oldNode && !rv.has("SELF_LOOP")) {
+    const mentions = findCoMentions({ documents: endpointDocuments(rv, [oldNode, newNode]), a: termsFor(rv, "old"), b: termsFor(rv, "new"), limit: 20 });
+    const alias = mentions.find(isAliasStatement) ?? null;
+    const together = mentions[0] ?? null;
+    const shown = alias ? [alias, ...mentions.filter((m) => m !== alias)].slice(0, MAX_TEXT_QUOTES) : mentions.slice(0, MAX_TEXT_QUOTES);
+    const first = rv.evidence.length;
+    addCoMentions(rv, shown, (m) => (m === alias ? "states that the two names are one thing" : `mentions both "${unqualified(action.old)}" and "${unqualified(action.new)}"`));
+    if (alias) {
+      const where = `${alias.doc.docId}${alias.unit.line !== null ? `:${alias.unit.line}` : ""}`;
+      rv.reasons.push(`alias statement in ${where}`);
+      rv.card.add("name", 3.5, `${where} states that the two names are one thing`, { evidence: first, strong: true });
+    } else if (together) {
+      rv.reasons.push(`both names appear in ${together.doc.docId}`);
+      rv.card.add("text", 0.2, `both names appear in ${together.doc.docId}, without an alias statement: naming two things together does not make them one`, { evidence: first });
+    }
+  }
+  if (!oldNode && rv.blocking().length === 0) rv.reasons.push(`"${action.old}" is not a node`);
+  return rv.conclude(index);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -826,8 +1129,10 @@ export function reviewActions({
   retrieved,
   k = 3,
   resolve = createNameResolver({ graph }),
+  rules,
+  thresholds,
 }: ReviewActionsOptions): ActionReview[] {
-  const ctx = createContext({ graph, documents, retrieved, k, resolve });
+  const ctx = createContext({ graph, documents, retrieved, k, resolve, rules, thresholds });
   return actions.map((item, index): ActionReview => {
     if (isUnparseable(item)) {
       return {
@@ -835,6 +1140,8 @@ export function reviewActions({
         action: PLACEHOLDER,
         text: item.raw,
         confidence: "LOW",
+        score: 0,
+        signals: [{ kind: "warning", contribution: -MAX_WARNING, summary: `UNPARSEABLE: ${item.error}` }],
         reasons: [`LOW: the action does not parse (${item.error})`],
         evidence: [],
         warnings: [{ code: "UNPARSEABLE", message: item.error }],

@@ -341,3 +341,254 @@ export function isAliasStatement(m: CoMention): boolean {
   if (gap.length > 120) return false;
   return PROSE_ALIAS_GAP.test(gap) || BRACKET_GAP.test(gap);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Statements (issue #10): does a text state the relation, or only name both ends?
+
+/**
+ * How a text bears on a relation between two names, strongest first:
+ * - `stated`: one sentence (or line of prose) names both and carries the relation's words (or a
+ *   lexical variant) between or around them, and is not a list or metadata line;
+ * - `clause`: one clause names both, close together, and the relation has no content words to
+ *   look for ("is", "has", "in"): the clause itself is the statement;
+ * - `across`: the names are in adjacent sentences, the second refers back (a pronoun or "the"
+ *   phrase) and carries the relation's words; or the passage's title is one name and a sentence
+ *   names the other with the relation's words;
+ * - `co_mention`: one sentence names both, without the relation's words;
+ * - `list` / `metadata`: both are items of one enumeration ("an investor in: Graphite, OpenAI,
+ *   Anthropic"), a `key: value` header ("**Scoring reason:** …") or a table row: not statements.
+ */
+export type StatementKind = "stated" | "clause" | "across" | "co_mention" | "list" | "metadata";
+
+export interface TextStatement {
+  kind: StatementKind;
+  doc: CorpusDocument;
+  /** The sentence / line quoted (for `across`, the two sentences joined; for a title, the sentence). */
+  quote: string;
+  line: number | null;
+  highlights: string[];
+  /** Relation words (or variants) the quote carries. */
+  relationWords: string[];
+  /** Where the other name came from when it is not in the quote: "title" or "previous sentence". */
+  via?: "title" | "previous sentence";
+  /** Words between the two names when one unit names both (null otherwise). */
+  gapWords: number | null;
+}
+
+/** Derivational kin that a suffix stripper cannot join (general English, no data set's names). */
+const VARIANTS: ReadonlyArray<readonly string[]> = [
+  ["born", "birth", "native", "birthplace"],
+  ["die", "died", "death", "dead"],
+  ["marri", "married", "marry", "wife", "husband", "spouse", "wed", "wedding"],
+  ["locat", "located", "location", "situated", "lies", "based", "seat", "headquarter", "headquartered"],
+  ["found", "founder", "founded", "established", "establish", "created", "started"],
+  ["child", "children", "son", "daughter", "father", "mother", "parent"],
+  ["direct", "director", "directed"],
+  ["write", "writer", "written", "wrote", "author", "authored"],
+  ["compose", "composer", "composed"],
+  ["produc", "producer", "produced"],
+  ["play", "played", "player", "plays", "starred", "star", "actor", "actress"],
+  ["member", "membership", "joined", "belongs"],
+  ["own", "owner", "owned", "owns"],
+  ["lead", "leader", "led", "head", "headed"],
+  ["win", "won", "winner", "awarded"],
+  ["capital", "capitol"],
+  ["part", "within", "component"],
+  ["border", "bordering", "neighbor", "neighbour", "adjacent"],
+  ["citizen", "nationality", "national"],
+  ["study", "studied", "student", "educated", "graduated", "alumnus", "attended"],
+  ["work", "worked", "employed", "employee", "employer"],
+  ["release", "released", "publish", "published", "publisher"],
+  ["invest", "investor", "investment", "invested"],
+  ["overtake", "overtaking", "overtook", "surpass", "surpassed", "outpace"],
+];
+
+const VARIANT_OF = new Map<string, number>();
+VARIANTS.forEach((group, i) => {
+  for (const w of group) VARIANT_OF.set(stem(w), i);
+});
+
+/** Whether two words meet: same stem, one stem (≥ 5 letters) a prefix of the other word, or lexical kin. */
+export function wordsMeet(a: string, b: string): boolean {
+  const sa = stem(a);
+  const sb = stem(b);
+  if (sa === sb) return true;
+  if ((sa.length >= 5 && b.startsWith(sa)) || (sb.length >= 5 && a.startsWith(sb))) return true;
+  const ga = VARIANT_OF.get(sa);
+  return ga !== undefined && ga === VARIANT_OF.get(sb);
+}
+
+function tokensOf(norm: string): string[] {
+  return norm.match(/[\p{L}\p{N}_]+/gu) ?? [];
+}
+
+/** The relation's words (or variants) found among a text's tokens. */
+export function relationWordsFound(norm: string, words: readonly string[]): string[] {
+  if (words.length === 0) return [];
+  const tokens = tokensOf(norm);
+  return words.filter((w) => tokens.some((t) => wordsMeet(w, t)));
+}
+
+/** `key: value` headers (markdown bold or not), table rows, bullet items that start with a label. */
+export function isMetadataLine(text: string): boolean {
+  const t = text.trim();
+  if (/^\|.*\|/.test(t) || (t.match(/\|/g)?.length ?? 0) >= 2 || t.includes("\t")) return true;
+  // A short label before the first colon ("**Scoring reason:** …", "Investors: …"), not a
+  // colon inside brackets ("The Renaissance (UK: /…/) is a period …").
+  return /^(?:[-*+•]\s+|#+\s+)?(?:\*\*|__)?[\p{L}\p{N}][\p{L}\p{N} /_'-]{0,40}(?:\*\*|__)?\s*:(?:\*\*|__)?(?:\s|$)/u.test(t) && (t.split(":")[0] ?? "").split(/\s+/).length <= 5;
+}
+
+/**
+ * Whether the two hits are items of one enumeration: what stands between them is only
+ * separators and other short items, with no relation word, and the run is a list — it follows a
+ * colon ("an investor in: Graphite, OpenAI, Anthropic") or is closed by "and" / "or" ("A, B and
+ * C", "A, X, and B"). Comma chains without a conjunction are appositions or addresses ("Crane
+ * Township, Wyandot County, Ohio"), and "A and B" alone is a pair: neither is a list.
+ */
+export function isEnumeration(norm: string, a: TermHit, b: TermHit, words: readonly string[]): boolean {
+  const [first, second] = a.start <= b.start ? [a, b] : [b, a];
+  const gap = norm.slice(first.end, second.start);
+  if (relationWordsFound(gap, words).length > 0) return false;
+  const items = gap.split(/\s*(?:,|;|\/|&|\band\b|\bor\b)\s*/u).filter((x) => x.trim() !== "");
+  const onlySeparators = /^[\s,;/&]*(?:\b(?:and|or)\b)?[\s,;/&]*$/u.test(gap);
+  const shortItems = /[,;]/.test(gap) && items.every((x) => tokensOf(x).length <= 4) && !/\b(?:is|was|are|were|has|had|by|of|in|to|from|as)\b/u.test(gap);
+  if (!onlySeparators && !shortItems) return false;
+  const before = norm.slice(0, first.start);
+  const after = norm.slice(second.end);
+  const colonList = /:\s*(?:[^:.()]{0,80}[,;]\s*)?$/u.test(before) && /[,;]/.test(gap + after.slice(0, 2) + before.slice(-2));
+  const commaRun = /[,;]/.test(gap);
+  const coordinated = /(?:^|[,;\s])(?:and|or)\s*$/u.test(gap.trimEnd() + " ") && /[,;]/.test(gap + before.slice(-2));
+  const closedAfter = commaRun && /^\s*,?\s*(?:and|or)\s+[^,.;]{1,40}/u.test(after);
+  return colonList || (commaRun && coordinated) || closedAfter || (/[,;]\s*$/.test(before) && /\b(?:and|or)\s*$/u.test(gap));
+}
+
+/**
+ * "A and B", "A or B", "A/B": two names coordinated with nothing else between them. Says they
+ * go together, not how: a statement only when the sentence also carries the relation's words
+ * ("Rafael Núñez and Soledad Román married in 1877").
+ */
+export function isCoordinatedPair(norm: string, a: TermHit, b: TermHit): boolean {
+  const [first, second] = a.start <= b.start ? [a, b] : [b, a];
+  return /^\s*(?:,\s*)?(?:and|or|&|\/|nor)\s*$/u.test(norm.slice(first.end, second.start));
+}
+
+const PRONOUN_START = /^(?:he|she|it|they|his|her|its|their|this|these|that|the\s+\p{L}+|there)\b/u;
+
+/**
+ * Every statement-like text in the documents for two names, best first (kind, then relation
+ * words, then nearness). Every unit of every document is read, and each document's title.
+ */
+export function findStatements({
+  documents,
+  a,
+  b,
+  relation,
+  relationScore,
+  limit = 5,
+}: {
+  documents: readonly CorpusDocument[];
+  a: MatchTerms;
+  b: MatchTerms;
+  relation: string;
+  /** A paraphrase test beyond lexical variants (the relation ranker), > 0 when the text speaks of it. */
+  relationScore?: (text: string) => number;
+  limit?: number;
+}): TextStatement[] {
+  const words = relationWordsOf(relation);
+  const found: Array<TextStatement & { order: number; distance: number }> = [];
+  let order = 0;
+  const relWords = (norm: string): string[] => {
+    const lexical = relationWordsFound(norm, words);
+    if (lexical.length || !relationScore || words.length === 0) return lexical;
+    return relationScore(norm) > 0 ? ["(paraphrase)"] : [];
+  };
+  for (const doc of documents) {
+    const index = documentIndex(doc);
+    if (index.code) continue;
+    const termsA = a.prose;
+    const termsB = b.prose;
+    if (termsA.length === 0 || termsB.length === 0) continue;
+    const hasA = termsA.some((t) => index.norm.includes(t));
+    const hasB = termsB.some((t) => index.norm.includes(t));
+    const title = doc.title ? proseKey(doc.title) : "";
+    const titleA = title !== "" && termsA.includes(title);
+    const titleB = title !== "" && termsB.includes(title);
+    if (!((hasA && hasB) || (titleA && hasB) || (titleB && hasA))) continue;
+    const units = index.units;
+    for (let i = 0; i < units.length; i++) {
+      const unit = units[i] as TextUnit;
+      const hitA = firstHit(unit.norm, termsA, false);
+      const hitB = firstHit(unit.norm, termsB, false);
+      const gapWords = hitA && hitB ? tokensOf(unit.norm.slice(Math.min(hitA.end, hitB.end), Math.max(hitA.start, hitB.start))).length : null;
+      const push = (kind: StatementKind, quote: string, hl: string[], rw: string[], distance: number, via?: TextStatement["via"]) =>
+        found.push({ kind, doc, quote: quote.trim(), line: unit.line, highlights: hl, relationWords: rw, order: order++, distance, gapWords: via ? null : gapWords, ...(via ? { via } : {}) });
+      if (hitA && hitB && !(hitA.start < hitB.end && hitB.start < hitA.end)) {
+        const hl = [highlightIn(unit.text, hitA.term, false), highlightIn(unit.text, hitB.term, false)];
+        const distance = Math.abs(hitA.start - hitB.start);
+        if (isMetadataLine(unit.text)) {
+          push("metadata", unit.text, hl, [], distance);
+          continue;
+        }
+        const span = statementSpan(unit.norm, hitA, hitB);
+        const rw = span.text === null ? [] : relWords(span.text);
+        if (isEnumeration(unit.norm, hitA, hitB, words) || (isCoordinatedPair(unit.norm, hitA, hitB) && rw.length === 0)) {
+          push("list", unit.text, hl, [], distance);
+          continue;
+        }
+        if (rw.length) push("stated", unit.text, hl, rw, distance);
+        else if (words.length === 0 && inOneClause(unit.norm, hitA, hitB)) push("clause", unit.text, hl, [], distance);
+        else push("co_mention", unit.text, hl, [], distance);
+        continue;
+      }
+      // One name here, the other in the previous sentence (referred back to) or the title.
+      const here = hitA ?? hitB;
+      if (!here || isMetadataLine(unit.text)) continue;
+      const otherTerms = hitA ? termsB : termsA;
+      const otherIsTitle = hitA ? titleB : titleA;
+      const rw = relWords(unit.norm);
+      if (rw.length === 0 && words.length > 0) continue;
+      const prev = i > 0 ? (units[i - 1] as TextUnit) : null;
+      const prevHit = prev && unit.line === null ? firstHit(prev.norm, otherTerms, false) : null;
+      if (prev && prevHit && PRONOUN_START.test(unit.norm) && !isMetadataLine(prev.text)) {
+        push("across", `${prev.text.trim()} ${unit.text.trim()}`, [highlightIn(prev.text, prevHit.term, false), highlightIn(unit.text, here.term, false)], rw, 1000, "previous sentence");
+      } else if (otherIsTitle && (rw.length > 0 || PRONOUN_START.test(unit.norm))) {
+        push("across", unit.text, [highlightIn(unit.text, here.term, false)], rw, 2000, "title");
+      }
+    }
+  }
+  const rank: Record<StatementKind, number> = { stated: 0, clause: 1, across: 2, co_mention: 3, list: 4, metadata: 5 };
+  found.sort((x, y) => rank[x.kind] - rank[y.kind] || y.relationWords.length - x.relationWords.length || x.distance - y.distance || x.order - y.order);
+  return found.slice(0, limit).map(({ order: _o, distance: _d, ...rest }) => rest);
+}
+
+/** Tokens either side of the two names that still belong to "around them". */
+const AROUND_TOKENS = 4;
+/** More words than this between the names and the words between them are another statement. */
+const MAX_STATEMENT_GAP = 25;
+/** With the relation's words only around the names, the names must stand this close. */
+const MAX_AROUND_GAP = 6;
+
+/**
+ * The text where the relation's words must be for one unit to state the relation: between the
+ * two names ("… journal published monthly by the American Institute …"), or a few words around
+ * them when they stand close ("Carl Rogers' person-centered therapy, developed …"). Relation
+ * words elsewhere in a long sentence belong to another clause. null: the names are too far apart.
+ */
+function statementSpan(norm: string, a: TermHit, b: TermHit): { text: string | null } {
+  const [first, second] = a.start <= b.start ? [a, b] : [b, a];
+  const gap = norm.slice(first.end, second.start);
+  const gapTokens = tokensOf(gap).length;
+  if (gapTokens > MAX_STATEMENT_GAP) return { text: null };
+  if (gapTokens > MAX_AROUND_GAP) return { text: gap };
+  const before = tokensOf(norm.slice(0, first.start)).slice(-AROUND_TOKENS);
+  const after = tokensOf(norm.slice(second.end)).slice(0, AROUND_TOKENS);
+  return { text: [...before, gap, ...after].join(" ") };
+}
+
+/** Both hits in one clause: close, with no clause break (`;`, `:`, a dash, "but", "while", "which") between. */
+function inOneClause(norm: string, a: TermHit, b: TermHit): boolean {
+  const [first, second] = a.start <= b.start ? [a, b] : [b, a];
+  const gap = norm.slice(first.end, second.start);
+  if (tokensOf(gap).length > 8) return false;
+  return !/[;:()]|\b(?:but|while|whereas|which|who|although)\b/u.test(gap);
+}

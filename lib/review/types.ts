@@ -94,8 +94,14 @@ export interface ScoreSignal {
   contribution: number;
   summary: string;
   evidence?: number;
-  /** True when this signal states or strongly predicts the fact (what HIGH needs). */
+  /**
+   * True when this signal is evidence for the action (a statement, a prediction, a confirmation):
+   * an action with none is LOW whatever its score. Kinds of node, "both endpoints exist" and
+   * signals against are never positive.
+   */
   positive?: boolean;
+  /** True when it states or strongly predicts the fact (what HIGH needs); implies `positive`. */
+  strong?: boolean;
 }
 
 /** Score thresholds for the labels (chosen on data; an admin may re-fit them per graph). */

@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = {
   "question.add": "queued questions",
   "run.start": "started a run",
   "run.finish": "a run finished (or failed)",
+  "ask.start": "asked a graph a question",
+  "ask.finish": "an ask finished (or failed)",
   "proposal.create": "submitted a proposal",
   "action.approve": "approved an action",
   "action.reject": "rejected (vetoed) an action",
@@ -33,6 +35,7 @@ export const AUDIT_ACTIONS = {
   "changeset.apply": "applied a changeset",
   "changeset.revert": "reverted a version",
   "policy.update": "changed an approval policy",
+  "policy.thresholds": "re-fitted or reset a graph's review thresholds",
   "settings.update": "changed settings",
 } as const;
 
@@ -43,7 +46,7 @@ export interface AuditInput {
   /** One readable sentence, e.g. `approved insert_edge("Client", "inherits", "BaseClient") (1 of 2)`. */
   summary: string;
   graphName?: string | null;
-  targetType?: "proposal" | "action" | "run" | "version" | "user" | "token" | "policy" | "settings" | "graph" | "session" | "question";
+  targetType?: "proposal" | "action" | "run" | "version" | "user" | "token" | "policy" | "settings" | "graph" | "session" | "question" | "ask";
   targetId?: string | number | null;
   details?: Record<string, unknown>;
   ip?: string | null;

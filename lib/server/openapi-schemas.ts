@@ -134,7 +134,7 @@ export const RunDetails = RunSummary.extend({
       numHops: int,
       baseTopK: int,
       cap: int,
-      retrieval: z.object({ method: z.enum(["graphify_query", "k_hop_expansion", "graphify_query+k_hop_expansion"]), evidence: z.string() }),
+      retrieval: z.object({ method: z.enum(["graphify_query", "graph_rft_plan", "k_hop_expansion", "graphify_query+k_hop_expansion"]), evidence: z.string() }),
       triples: z.array(Triple),
       edgeKeys: z.array(z.string()),
       answerable: z.boolean(),

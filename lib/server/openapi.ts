@@ -13,8 +13,10 @@ import * as approvals from "./openapi-schemas-approvals";
 import * as auth from "./openapi-schemas-auth";
 import { operations } from "./openapi-operations";
 import { authOperations } from "./openapi-operations-auth";
+import { calibrationOperations, calibrationSchemas } from "./openapi-operations-calibration";
+import { askOperations, askSchemas } from "./openapi-operations-ask";
 
-const components = { ...base, ...review, ...approvals, ...audit, ...auth };
+const components = { ...base, ...review, ...approvals, ...audit, ...auth, ...calibrationSchemas, ...askSchemas };
 export type ComponentName = keyof typeof components;
 
 export type JsonSchema = Record<string, unknown>;
@@ -120,7 +122,7 @@ function operationObject(op: OperationSpec): JsonSchema {
 
 export function buildOpenApiDocument(): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const op of [...operations, ...authOperations]) {
+  for (const op of [...operations, ...authOperations, ...calibrationOperations, ...askOperations]) {
     const item = (paths[op.path] ??= {});
     item[op.method] = operationObject(op);
   }
@@ -137,6 +139,7 @@ export function buildOpenApiDocument(): JsonSchema {
       { name: "graphs", description: "Import, explore and version graphs" },
       { name: "questions", description: "The question queue" },
       { name: "runs", description: "Refinement runs and their live progress" },
+      { name: "ask", description: "Ask a graph: planned reasoning with relation, neighbour and corpus search" },
       { name: "proposals", description: "Review, apply and reject proposed actions" },
       { name: "settings", description: "LLM provider and settings" },
       { name: "audit", description: "The audit log: who did what, when" },

@@ -18,6 +18,7 @@ import { getDb } from "./db";
 import { findDocuments, getGraphRecord, loadGraph } from "./graph-store";
 import type { ProviderName } from "./providers";
 import { getProvider } from "./providers";
+import { createPlanRetrieval } from "./plan-retrieval";
 import { createProposal, reviewForGraph } from "./proposals";
 import { addQuestions, findQuestions, getQuestion } from "./questions";
 import type { ActionReview } from "../review/types";
@@ -205,6 +206,10 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
         loadDocuments,
         onEvent,
         signal: options.signal,
+        // The graph's setting (Questions tab): step 1 by keyword query or by the Ask plan.
+        ...(graphRow.loopRetrieval === "graph_rft_plan"
+          ? { step1: "graph_rft_plan" as const, planRetrieval: createPlanRetrieval({ graphName: loaded.name, graphVersion: loaded.version }) }
+          : {}),
       });
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);

@@ -7,10 +7,13 @@ import { isAppError } from "@/lib/errors";
 import { getGraphRecord } from "@/lib/server/graph-store";
 import { getProposal } from "@/lib/server/proposals";
 import { getRun } from "@/lib/server/runs";
+import { getCalibration } from "@/lib/server/review-calibration";
+import type { GraphCalibration } from "@/components/api/calibration";
 import "../../styles/review.css";
 import "../../styles/review-dialogs.css";
 import "../../styles/proposal.css";
 import "../../styles/proposal-actions.css";
+import "../../styles/calibration.css";
 import { requirePageActor } from "@/app/_lib/page-actor";
 import { toDecider } from "@/components/proposals/decision-rules";
 
@@ -41,9 +44,10 @@ export default async function ProposalPage({ params, searchParams }: ProposalPag
   // Typed as the components' copies: the compiler checks the two still agree.
   const proposal: ProposalDetails | null = await orNull(getProposal((await params).id));
   if (!proposal) notFound();
-  const [run, graph]: [RunDetails | null, { currentVersion: number } | null] = await Promise.all([
+  const [run, graph, calibration]: [RunDetails | null, { currentVersion: number } | null, GraphCalibration | null] = await Promise.all([
     proposal.runId ? orNull(getRun(proposal.runId)) : Promise.resolve(null),
     orNull(getGraphRecord(proposal.graph)),
+    orNull(getCalibration({ graph: proposal.graph })),
   ]);
   const edit = Number((await searchParams).edit);
   return (
@@ -53,6 +57,7 @@ export default async function ProposalPage({ params, searchParams }: ProposalPag
       currentVersion={graph?.currentVersion ?? null}
       editIndex={Number.isInteger(edit) && edit >= 0 ? edit : null}
       viewer={toDecider(actor)}
+      calibration={calibration}
     />
   );
 }

@@ -12,10 +12,12 @@
  *   again and again across steps.
  */
 import type { KnowledgeGraph, Triple } from "../../graph/model";
+import type { CorpusDocument } from "../../import/corpus";
 import { normalizeLabel } from "../../graph/normalize";
 import { identifierWords, qualifiedName } from "../../graph/resolve-name";
 import type { StepRecord } from "../../loop/types";
 import { canonicalOf, findNearDuplicates, getHeuristicIndex, type NearDuplicate } from "./graph-index";
+import { judgeMerge } from "./merge-evidence";
 import { findQuestionEntities, type QuestionMention } from "./question-entities";
 import { matchedStems, questionStems, wordTokens } from "./text";
 
@@ -29,6 +31,15 @@ export interface DuplicatePair {
   duplicate: string;
   canonical: string;
   reason: NearDuplicate["reason"];
+  /** Why they are plausibly one thing (`judgeMerge`), for people. */
+  evidence: string[];
+}
+
+/** Two similar names that are not merged, and why (`judgeMerge`). */
+export interface ApartPair {
+  a: string;
+  b: string;
+  why: string;
 }
 
 export interface DuplicateEdgeGroup {
@@ -45,6 +56,8 @@ export interface AbductionFindings {
   disconnected: [QuestionMention, QuestionMention][];
   noMatchingRelation: QuestionMention[];
   duplicates: DuplicatePair[];
+  /** Similar names kept apart: not near-duplicates (different kinds, years, or no evidence). */
+  apart: ApartPair[];
   ambiguous: QuestionMention[];
   conflicts: { subject: string; relation: string; objects: string[] }[];
   duplicateEdges: DuplicateEdgeGroup[];
@@ -91,24 +104,43 @@ export function findDuplicateEdges(graph: KnowledgeGraph, triples: readonly Trip
 }
 
 /**
- * Near-duplicate pairs touching the given nodes, each node in at most one pair (no chains),
- * canonical = the higher-degree node.
+ * Near-duplicate pairs touching the given nodes that are plausibly one thing (`judgeMerge`:
+ * the documents are searched for alias statements), each node in at most one pair (no
+ * chains), canonical = the higher-degree node; and the similar names that are kept apart.
  */
-export function findDuplicatePairs(graph: KnowledgeGraph, ids: Iterable<string>): DuplicatePair[] {
-  const out: DuplicatePair[] = [];
+export function findDuplicateCandidates(
+  graph: KnowledgeGraph,
+  ids: Iterable<string>,
+  documents: readonly CorpusDocument[] = [],
+): { pairs: DuplicatePair[]; apart: ApartPair[] } {
+  const pairs: DuplicatePair[] = [];
+  const apart: ApartPair[] = [];
   const used = new Set<string>();
+  const judged = new Set<string>();
   for (const id of ids) {
     if (used.has(id)) continue;
     for (const d of findNearDuplicates(graph, id)) {
       if (used.has(d.id)) continue;
+      const key = id < d.id ? `${id}\u0000${d.id}` : `${d.id}\u0000${id}`;
+      if (judged.has(key)) continue;
+      judged.add(key);
+      const judgement = judgeMerge({ graph, a: id, b: d.id, reason: d.reason, documents });
+      if (!judgement.plausible) {
+        apart.push({ a: id, b: d.id, why: judgement.reasons.join("; ") });
+        continue;
+      }
       const canonical = canonicalOf(graph, id, d.id);
-      out.push({ duplicate: canonical === id ? d.id : id, canonical, reason: d.reason });
+      pairs.push({ duplicate: canonical === id ? d.id : id, canonical, reason: d.reason, evidence: judgement.reasons });
       used.add(id);
       used.add(d.id);
       break;
     }
   }
-  return out;
+  return { pairs, apart };
+}
+
+export function findDuplicatePairs(graph: KnowledgeGraph, ids: Iterable<string>, documents: readonly CorpusDocument[] = []): DuplicatePair[] {
+  return findDuplicateCandidates(graph, ids, documents).pairs;
 }
 
 /** Nodes named like `text` up to a plural `s` or a leading article ("Big Eye" → "Big Eyes"). */
@@ -199,7 +231,7 @@ export function collectAbductionFindings({ graph, question, history }: Abduction
   const endpointIds: string[] = [];
   for (const m of mentions) endpointIds.push(...m.nodeIds);
   for (const t of all) endpointIds.push(t.subject_id, t.object_id);
-  const duplicates = findDuplicatePairs(graph, new Set(endpointIds));
+  const { pairs: duplicates, apart } = findDuplicateCandidates(graph, new Set(endpointIds));
 
   const ambiguous = mentions.filter((m) => m.nodeIds.length > 1);
 
@@ -244,7 +276,7 @@ export function collectAbductionFindings({ graph, question, history }: Abduction
     if (close.length > 0) closeNames.set(m.text, close);
   }
 
-  return { missing, closeNames, notRetrieved, disconnected, noMatchingRelation, duplicates, ambiguous, conflicts, duplicateEdges, relationVariants, repeated };
+  return { missing, closeNames, notRetrieved, disconnected, noMatchingRelation, duplicates, apart, ambiguous, conflicts, duplicateEdges, relationVariants, repeated };
 }
 
 /** Text inside the tag: no `<`/`>`, so a label cannot close the tag. */
@@ -288,7 +320,7 @@ export function formatAbduction(graph: KnowledgeGraph, history: readonly StepRec
 
   const incorrect: string[] = [];
   for (const d of f.duplicates) {
-    incorrect.push(`near-duplicate nodes: ${label(graph, d.duplicate)} and ${label(graph, d.canonical)} (${d.reason}) look like one entity split in two`);
+    incorrect.push(`near-duplicate nodes: ${label(graph, d.duplicate)} and ${label(graph, d.canonical)} (${d.reason}) look like one entity split in two: ${d.evidence.map((e) => e.replace(/[<>]/g, "")).join("; ")}`);
   }
   for (const m of f.ambiguous) {
     incorrect.push(`ambiguous name: ${q(m.text)} names ${m.nodeIds.length} nodes (${m.nodeIds.slice(0, 4).map((id) => label(graph, id)).join(", ")})`);
@@ -297,8 +329,15 @@ export function formatAbduction(graph: KnowledgeGraph, history: readonly StepRec
     incorrect.push(`conflict: ${q(c.subject)} has ${c.objects.length} different values for ${q(c.relation)}: ${c.objects.map(q).join(", ")}`);
   }
 
+  // Not errors, but said so a later reader does not merge them on the name alone.
+  for (const p of f.apart.slice(0, 3)) {
+    incorrect.push(`similar names, not merged: ${label(graph, p.a)} and ${label(graph, p.b)} (${p.why.replace(/[<>]/g, "")})`);
+  }
+
   const redundant: string[] = [];
-  for (const d of f.duplicateEdges) redundant.push(`duplicate edge: ${tripleText(d.triple)} is stored ${d.count} times`);
+  for (const d of f.duplicateEdges) {
+    redundant.push(`duplicate edge: ${tripleText(d.triple)} is stored ${d.count} times; deleting it removes the ${d.count - 1} extra cop${d.count === 2 ? "y" : "ies"} and keeps one`);
+  }
   for (const v of f.relationVariants) {
     redundant.push(`${q(v.subject)} → ${q(v.object)} is stated by relations that differ only in form: ${v.relations.map(q).join(", ")}`);
   }

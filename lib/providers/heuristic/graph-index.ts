@@ -46,8 +46,11 @@ function push(map: Map<string, string[]>, key: string, id: string): void {
   else map.set(key, [id]);
 }
 
-/** Words that do not tell two names apart: articles, honorifics, company suffixes. */
-const MINOR_WORDS = new Set(["the", "a", "an", "mr", "mrs", "ms", "dr", "sir", "jr", "sr", "inc", "ltd", "llc", "corp", "plc"]);
+/**
+ * Words that do not tell two names apart: articles, honorifics, company suffixes. Not "Jr."
+ * and "Sr.": they name another person ("Lon Chaney Jr." is Lon Chaney's son).
+ */
+const MINOR_WORDS = new Set(["the", "a", "an", "mr", "mrs", "ms", "dr", "sir", "inc", "ltd", "llc", "corp", "plc"]);
 
 /**
  * The name without its minor words and initials (a single letter followed by "."):
@@ -170,20 +173,21 @@ function isCodeLike(node: GraphNode): boolean {
 }
 
 /**
- * Whether two same-looking nodes may be one entity. Methods (`.send()`) are distinct per class;
- * code symbols in different files are distinct; nodes of different file types are distinct;
- * two nodes joined by an edge are distinct (a city inside the state of the same name).
+ * Whether two same-looking nodes may be one entity at all. Methods (`.send()`) are distinct per
+ * class; code symbols in different files are distinct; nodes of different file types are
+ * distinct. Whether they plausibly *are* one thing is `judgeMerge`'s question (merge-evidence.ts).
  */
-function mayBeSame(graph: KnowledgeGraph, a: GraphNode, b: GraphNode): boolean {
+function mayBeSame(a: GraphNode, b: GraphNode): boolean {
   if (isCodeLike(a) || isCodeLike(b)) return false;
   if (a.fileType && b.fileType && a.fileType !== b.fileType) return false;
   if ((a.fileType === "code" || b.fileType === "code") && a.sourceFile !== b.sourceFile) return false;
-  const [small, other] = graph.degree(a.id) <= graph.degree(b.id) ? [a, b] : [b, a];
-  for (const e of graph.incidentEdges(small.id)) if (e.source === other.id || e.target === other.id) return false;
   return true;
 }
 
-/** Other nodes whose label is the same name as node `id`'s (by id; each with its strongest reason). */
+/**
+ * Other nodes whose label is the same name as node `id`'s (by id; each with its strongest
+ * reason): candidates only — a similar name is no evidence that two nodes are one thing.
+ */
 export function findNearDuplicates(graph: KnowledgeGraph, id: string): NearDuplicate[] {
   const node = graph.getNode(id);
   if (!node) return [];
@@ -200,7 +204,7 @@ export function findNearDuplicates(graph: KnowledgeGraph, id: string): NearDupli
   const out: NearDuplicate[] = [];
   for (const [other, reason] of found) {
     const o = graph.getNode(other);
-    if (o && mayBeSame(graph, node, o)) out.push({ id: other, reason });
+    if (o && mayBeSame(node, o)) out.push({ id: other, reason });
   }
   return out.sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
 }

@@ -1,20 +1,27 @@
 /**
  * Heuristic answerability: the question is answerable (Yes) when
- * - every question entity (see `findQuestionEntities`) touches a retrieved triple, and
- * - with one entity: a retrieved triple at that entity has a relation matching the question's
- *   relation words; with several: the retrieved triples connect them all (an undirected path
- *   from the first to each other one) and a relation on those paths, or at one of the entities,
- *   matches the question's relation words.
- * "Matches" is stem overlap after light stemming plus a small synonym table (`questionStems`):
- * "directed" meets `directed_by`, "born" meets `place_of_birth`, "who" meets `written_by`.
- * A question left with no relation words at all only needs the entities connected.
- * Multi-hop questions must also have at least half of their relation words covered by relations
- * of the triples reachable from the entities: "the first president of the association which
- * published X" is not answerable from `X published_by Y` alone (the word "president" is not).
+ * - every question entity (see `findQuestionEntities`) touches a retrieved triple;
+ * - with several entities, the retrieved triples connect them all;
+ * - every relation the question asks for is covered. The words outside the entity mentions
+ *   are met with the graph's relations by the relation ranker (rank-relations.ts: morphology,
+ *   WordNet, descriptions, graph statistics); each word that names some relation of the graph
+ *   well enough asks for that family of relations ("directed" → `directed_by`, "screenwriter"
+ *   → `written_by`). Words of an entity's title ("Together", "Fall") are never relation words.
+ * - an answer is reached: a node that is not a question entity, at the end of a chain of
+ *   matching triples from an entity at least as long as the number of relation families asked
+ *   ("the director of the movies starred by X" needs X → film → director). A "who" question
+ *   is answered only from the side of a relation that names its person (`directed_by`'s
+ *   object, `starred_actors`' actors), so "who starred together with X" is not answered by the
+ *   film X starred in, but by its other actors. Words that ask for a sibling ("also", "same",
+ *   "together", "co-") need one hop more: out through a relation and back through it.
+ * A question whose words name no relation falls back to the stem overlap and small synonym
+ * table of `questionStems` ("born" meets `place_of_birth`); with no relation words at all the
+ * entities only need to be connected.
  */
 import type { KnowledgeGraph, Triple } from "../../graph/model";
+import { getRelationRanker } from "../../retrieve/rank-relations";
 import { findQuestionEntities } from "./question-entities";
-import { matchedStems, questionStemGroups, questionStems } from "./text";
+import { isStopword, matchedStems, questionStems } from "./text";
 
 export interface JudgeVerdict {
   answerable: boolean;
@@ -32,26 +39,11 @@ function show(triple: Triple): string {
   return `(${triple.subject}, ${triple.relation}, ${triple.object})`;
 }
 
-/**
- * Does the part of the retrieved subgraph reachable from the entities cover at least half of the
- * question's relation words (rounded up)? Returns the uncovered words' stems when it does not.
- */
-function uncoveredRelationWords(relationWords: readonly string[], reachable: readonly Triple[]): string[] | null {
-  const groups = questionStemGroups(relationWords);
-  if (groups.length <= 1) return null;
-  const covered = groups.filter((g) => reachable.some((t) => matchedStems(t.relation, g).length > 0));
-  if (covered.length >= Math.ceil(groups.length / 2)) return null;
-  return groups.filter((g) => !covered.includes(g)).map((g) => g[0] ?? "");
-}
-
 export function judgeAnswerable({ graph, question, triples }: JudgeOptions): JudgeVerdict {
   const { mentions, missing, relationWords } = findQuestionEntities({ graph, question });
   const missingTopic = missing.find((m) => m.bracketed);
   if (missingTopic) return { answerable: false, reason: `the topic entity "${missingTopic.text}" is not in the graph` };
   if (mentions.length === 0) return { answerable: false, reason: "no question entity names a node of the graph" };
-
-  const stems = questionStems(relationWords);
-  const matches = (t: Triple) => stems.length === 0 || matchedStems(t.relation, stems).length > 0;
 
   const adjacency = new Map<string, number[]>();
   triples.forEach((t, i) => {
@@ -65,57 +57,146 @@ export function judgeAnswerable({ graph, question, triples }: JudgeOptions): Jud
   const touched = mentions.map((m) => m.nodeIds.filter((id) => adjacency.has(id)));
   const absent = mentions.find((_, k) => (touched[k]?.length ?? 0) === 0);
   if (absent) return { answerable: false, reason: `no retrieved triple mentions "${absent.text}"` };
+  const names = mentions.map((m) => `"${m.text}"`).join(", ");
 
-  const incident = touched.flatMap((ids) => ids.flatMap((id) => adjacency.get(id) ?? []));
-  if (mentions.length === 1) {
-    const hit = incident.map((i) => triples[i]).find((t): t is Triple => t !== undefined && matches(t));
-    const gap = hit ? uncoveredRelationWords(relationWords, reachableFrom(triples, adjacency, touched[0] ?? [])) : null;
-    if (gap) return { answerable: false, reason: `"${mentions[0]?.text}" is found, but nothing retrieved covers "${gap.join('", "')}"` };
-    return hit
-      ? { answerable: true, reason: `"${mentions[0]?.text}" has a matching relation: ${show(hit)}` }
-      : { answerable: false, reason: `no retrieved relation at "${mentions[0]?.text}" matches the question's words` };
+  // Several entities: the retrieved triples must join them.
+  const startIds = touched[0] ?? [];
+  const pathEdges = new Set<number>();
+  if (mentions.length > 1) {
+    const parent = new Map<string, number>();
+    const seen = new Set<string>(startIds);
+    let frontier = [...startIds];
+    while (frontier.length > 0) {
+      const next: string[] = [];
+      for (const id of frontier) {
+        for (const i of adjacency.get(id) ?? []) {
+          const t = triples[i];
+          if (!t) continue;
+          const other = t.subject_id === id ? t.object_id : t.subject_id;
+          if (seen.has(other)) continue;
+          seen.add(other);
+          parent.set(other, i);
+          next.push(other);
+        }
+      }
+      frontier = next;
+    }
+    for (let k = 1; k < mentions.length; k++) {
+      const end = touched[k]?.find((id) => seen.has(id));
+      if (end === undefined) {
+        return { answerable: false, reason: `"${mentions[0]?.text}" and "${mentions[k]?.text}" are not connected in the retrieved triples` };
+      }
+      for (let id = end, i = parent.get(id); i !== undefined; i = parent.get(id)) {
+        pathEdges.add(i);
+        const t = triples[i];
+        if (!t) break;
+        id = t.subject_id === id ? t.object_id : t.subject_id;
+      }
+    }
   }
 
-  // Breadth-first over the retrieved triples from the first entity; parents give the paths.
-  const startIds = touched[0] ?? [];
-  const parent = new Map<string, number>();
-  const seen = new Set<string>(startIds);
-  let frontier = [...startIds];
-  while (frontier.length > 0) {
+  const ranker = getRelationRanker(graph);
+  const asked = askedRelations(graph, relationWords);
+  const mentionIds = new Set(mentions.flatMap((m) => m.nodeIds));
+  const allTouched = touched.flat();
+
+  if (asked.length === 0) {
+    // No word names a relation of the graph: the older stem overlap, or mere connection.
+    const stems = questionStems(relationWords);
+    const matches = (t: Triple) => stems.length === 0 || matchedStems(t.relation, stems).length > 0;
+    const incident = allTouched.flatMap((id) => adjacency.get(id) ?? []);
+    const hit = [...pathEdges, ...incident].map((i) => triples[i]).find((t): t is Triple => t !== undefined && matches(t));
+    return hit
+      ? { answerable: true, reason: `${names}: matching relation ${show(hit)}` }
+      : { answerable: false, reason: `no retrieved relation at ${names} matches the question's words` };
+  }
+
+  const reachable = reachableFrom(triples, adjacency, allTouched);
+  const uncovered = asked.filter((g) => !reachable.some((t) => g.relations.has(t.relation)));
+  if (uncovered.length > 0) {
+    return { answerable: false, reason: `${names} found, but nothing retrieved covers "${uncovered.map((g) => g.words.join(" ")).join('", "')}"` };
+  }
+
+  // Chains of matching triples from the entities; an answer is a non-entity node at depth ≥ hops.
+  const askedSet = new Set(asked.flatMap((g) => [...g.relations]));
+  const cues = relationWords.filter((w) => w === "who" || w === "whom" || PERSON_NOUNS.has(w));
+  const personSide = (t: Triple, node: string): boolean => {
+    if (cues.length === 0) return true;
+    // Relations that name a person ("directed_by", "starred_actors") name it on the object side.
+    return ranker.score("who", t.relation) === 0 || node === t.object_id;
+  };
+  // "the actor of X also starred in", "the same screenwriter as X": out through a relation and
+  // back through the same family, one hop more than the families named.
+  const sibling = relationWords.some((w) => SIBLING_WORDS.has(w));
+  const hops = Math.min(asked.length + (sibling ? 1 : 0), MAX_CHAIN);
+  const depth = new Map<string, number>(allTouched.map((id) => [id, 0]));
+  let frontier = [...new Set(allTouched)];
+  let answer: { node: string; triple: Triple } | null = null;
+  for (let d = 1; d <= MAX_CHAIN + 1 && frontier.length > 0 && !answer; d++) {
     const next: string[] = [];
     for (const id of frontier) {
       for (const i of adjacency.get(id) ?? []) {
         const t = triples[i];
-        if (!t) continue;
+        if (!t || !askedSet.has(t.relation)) continue;
         const other = t.subject_id === id ? t.object_id : t.subject_id;
-        if (seen.has(other)) continue;
-        seen.add(other);
-        parent.set(other, i);
+        if (depth.has(other)) continue;
+        depth.set(other, d);
         next.push(other);
+        if (!answer && d >= hops && !mentionIds.has(other) && personSide(t, other)) answer = { node: other, triple: t };
       }
     }
     frontier = next;
   }
-  const pathEdges = new Set<number>();
-  for (let k = 1; k < mentions.length; k++) {
-    const end = touched[k]?.find((id) => seen.has(id));
-    if (end === undefined) {
-      return { answerable: false, reason: `"${mentions[0]?.text}" and "${mentions[k]?.text}" are not connected in the retrieved triples` };
-    }
-    for (let id = end, i = parent.get(id); i !== undefined; i = parent.get(id)) {
-      pathEdges.add(i);
-      const t = triples[i];
-      if (!t) break;
-      id = t.subject_id === id ? t.object_id : t.subject_id;
-    }
+  if (!answer) {
+    return { answerable: false, reason: `${names} found and "${asked.map((g) => g.words.join(" ")).join('", "')}" covered, but no chain of ${hops} matching triple${hops === 1 ? "" : "s"} reaches an answer` };
   }
-  const hit = [...pathEdges, ...incident].map((i) => triples[i]).find((t): t is Triple => t !== undefined && matches(t));
-  const names = mentions.map((m) => `"${m.text}"`).join(", ");
-  const gap = hit ? uncoveredRelationWords(relationWords, reachableFrom(triples, adjacency, startIds)) : null;
-  if (gap) return { answerable: false, reason: `${names} are connected, but nothing retrieved covers "${gap.join('", "')}"` };
-  return hit
-    ? { answerable: true, reason: `${names} are connected; matching relation: ${show(hit)}` }
-    : { answerable: false, reason: `${names} are connected but no relation matches the question's words` };
+  return { answerable: true, reason: `${names}: "${asked.map((g) => g.words.join(" ")).join('", "')}" covered; answer reached by ${show(answer.triple)}` };
+}
+
+const MAX_CHAIN = 3;
+/** English words that ask for another node in the same role as the entity's partner. */
+const SIBLING_WORDS = new Set(["also", "same", "share", "shares", "shared", "together", "other", "others", "fellow", "co"]);
+/** Nouns that ask what "who" asks ("which person directed …"). */
+const PERSON_NOUNS = new Set(["person", "people", "persons"]);
+/** A question word asks for a relation when its best match scores at least this (one exact rare word = 1). */
+const ASKS_THRESHOLD = 0.45;
+/** Relations within this share of a word's best score belong to the family it asks for. */
+const FAMILY_SHARE = 0.75;
+
+/** Word → the relation family it asks for (null: none), per graph and ranker. */
+const familyCache = new WeakMap<KnowledgeGraph, { ranker: unknown; families: Map<string, string[] | null> }>();
+
+interface AskedRelation {
+  words: string[];
+  relations: Set<string>;
+}
+
+/**
+ * The relation families a question's words ask for, one per distinct best relation: "release
+ * years … directed" → {release_year} ("release", "years"), {directed_by}.
+ */
+export function askedRelations(graph: KnowledgeGraph, words: readonly string[]): AskedRelation[] {
+  const ranker = getRelationRanker(graph);
+  let perGraph = familyCache.get(graph);
+  if (!perGraph || perGraph.ranker !== ranker) familyCache.set(graph, (perGraph = { ranker, families: new Map() }));
+  const groups = new Map<string, AskedRelation>();
+  for (const w of new Set(words)) {
+    if (w.length < 3 || isStopword(w) || /^\d+$/.test(w)) continue;
+    let family = perGraph.families.get(w);
+    if (family === undefined) {
+      const ranked = ranker.rank(w, undefined, 50);
+      const top = ranked[0];
+      family = !top || top.score < ASKS_THRESHOLD ? null : ranked.filter((r) => r.score >= FAMILY_SHARE * top.score).map((r) => r.relation);
+      if (perGraph.families.size > 10_000) perGraph.families.clear();
+      perGraph.families.set(w, family);
+    }
+    if (!family) continue;
+    const key = [...family].sort().join("\u0000");
+    const group = groups.get(key);
+    if (group) group.words.push(w);
+    else groups.set(key, { words: [w], relations: new Set(family) });
+  }
+  return [...groups.values()];
 }
 
 /** The retrieved triples in the connected part of the subgraph that contains `start`. */

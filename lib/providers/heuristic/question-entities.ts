@@ -110,7 +110,8 @@ export function findQuestionEntities({ graph, question }: { graph: KnowledgeGrap
       if (!free[i + n - 1]) break;
       const run = tokens.slice(i, i + n);
       if (run.every((t) => isStopword(t.norm))) continue;
-      if (n === 1 && (run[0]?.norm.length ?? 0) < 2) continue;
+      // One letter names an entity only when written as a name: "what does O star in".
+      if (n === 1 && (run[0]?.norm.length ?? 0) < 2 && !isMarked(question, tokens, i)) continue;
       const key = run.map((t) => t.norm).join(" ");
       const startChar = run[0]?.start ?? 0;
       const endChar = run[n - 1]?.end ?? 0;

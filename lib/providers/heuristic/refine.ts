@@ -13,12 +13,14 @@
  *     The relation is the words between the two mentions trimmed to a short verb phrase, in
  *     the graph's relation style; the subject is the mention that comes first. Pairs already
  *     joined by an edge are skipped, and so is a mention that is only part of a longer name.
- * (b) Near-duplicate nodes among the question entities and retrieved endpoints →
+ * (b) Near-duplicate nodes among the question entities and retrieved endpoints that are
+ *     plausibly one thing (`judgeMerge`, merge-evidence.ts: no different kinds or years, and
+ *     for anything but the same name, an alias statement or a shared neighbour) →
  *     replace_node(duplicate, canonical), canonical = the higher-degree node; at most three,
- *     those touching a question entity first; other pairs only when both labels are names
- *     (case variants of common words, "euro"/"Euro", are left to the abduction report).
- * (c) Exact duplicate edges behind the retrieved triples → one delete_edge per group.
- * Nothing else is deleted. Names are ones `resolveName` maps back to the intended node (label,
+ *     those touching a question entity first; other pairs only when both labels are names.
+ * (c) Exact duplicate edges behind the retrieved triples → one delete_edge per group, which
+ *     removes the extra copies and keeps one. Nothing else is deleted: no proposal removes a
+ *     fact from the graph. Names are ones `resolveName` maps back to the intended node (label,
  * else `file::label`, else id); an action whose node has no such name is dropped.
  * Budget (maxActions): inserts between question entities, merges, deletes, other inserts.
  * Emitted order: deletes, merges, inserts (inserts already name the merge survivors).
@@ -210,13 +212,24 @@ function connected(adjacency: Map<string, Set<string>>, a: string, b: string): b
   return false;
 }
 
+/** The proposed actions and, for some, why (one line each, shown beside the action). */
+export interface Refinements {
+  actions: RefinementAction[];
+  notes: Map<RefinementAction, string>;
+}
+
 export function proposeRefinements(options: RefinementOptions): RefinementAction[] {
+  return planRefinements(options).actions;
+}
+
+export function planRefinements(options: RefinementOptions): Refinements {
   const { graph, question, triples, maxActions } = options;
-  if (maxActions <= 0) return [];
+  const notes = new Map<RefinementAction, string>();
+  if (maxActions <= 0) return { actions: [], notes };
   const entities = findQuestionEntities({ graph, question });
   const questionNodes = new Set(entities.mentions.flatMap((m) => m.nodeIds));
-  const { merges, survivor } = planMerges(graph, triples, questionNodes);
-  const deletes = planDeletes(graph, triples);
+  const { merges, survivor } = planMerges(graph, triples, questionNodes, options.documents, notes);
+  const deletes = planDeletes(graph, triples, notes);
   const proposals = findEvidenceInserts(options, entities, survivor).slice(0, Math.max(0, options.maxInserts ?? 3));
   const toInsert = (p: Proposal): RefinementAction => ({ type: "insert_edge", subject: p.subject, relation: p.relation, object: p.object });
 
@@ -230,7 +243,9 @@ export function proposeRefinements(options: RefinementOptions): RefinementAction
   const keptMerges = take(merges);
   const keptDeletes = take(deletes);
   const otherInserts = take(proposals.filter((p) => p.score < QUESTION_PAIR_SCORE).map(toInsert));
-  return [...keptDeletes, ...keptMerges, ...questionInserts, ...otherInserts];
+  const actions = [...keptDeletes, ...keptMerges, ...questionInserts, ...otherInserts];
+  for (const a of notes.keys()) if (!actions.includes(a)) notes.delete(a);
+  return { actions, notes };
 }
 
 /** (b) Near-duplicate merges, and the survivor each merged node becomes. */
@@ -238,6 +253,8 @@ function planMerges(
   graph: KnowledgeGraph,
   triples: readonly Triple[],
   questionNodes: ReadonlySet<string>,
+  documents: readonly CorpusDocument[],
+  notes: Map<RefinementAction, string>,
 ): { merges: RefinementAction[]; survivor: Map<string, string> } {
   const endpointIds = new Set<string>(questionNodes);
   for (const t of triples) {
@@ -250,7 +267,7 @@ function planMerges(
     return isName(label, wordTokens(label));
   };
   // Case variants of common words ("euro"/"Euro") are left to the abduction report.
-  const pairs = findDuplicatePairs(graph, endpointIds)
+  const pairs = findDuplicatePairs(graph, endpointIds, documents)
     .filter((p) => touchesQuestion(p) || (named(p.duplicate) && named(p.canonical)))
     .sort((a, b) => Number(touchesQuestion(b)) - Number(touchesQuestion(a)))
     .slice(0, MAX_MERGES);
@@ -260,19 +277,28 @@ function planMerges(
     const oldName = nameFor(graph, pair.duplicate);
     const newName = nameFor(graph, pair.canonical);
     if (!oldName || !newName) continue;
-    merges.push({ type: "replace_node", old: oldName, new: newName });
+    const merge: RefinementAction = { type: "replace_node", old: oldName, new: newName };
+    merges.push(merge);
+    notes.set(merge, `one thing under two names: ${pair.evidence.join("; ")}`);
     survivor.set(pair.duplicate, pair.canonical);
   }
   return { merges, survivor };
 }
 
-/** (c) One delete per group of exact duplicate edges behind the triples. */
-function planDeletes(graph: KnowledgeGraph, triples: readonly Triple[]): RefinementAction[] {
+/**
+ * (c) One delete per group of exact duplicate edges behind the triples: applied, it removes the
+ * extra copies and keeps one (plan-actions.ts), so the fact stays whatever its passages say.
+ */
+function planDeletes(graph: KnowledgeGraph, triples: readonly Triple[], notes: Map<RefinementAction, string>): RefinementAction[] {
   const deletes: RefinementAction[] = [];
   for (const group of findDuplicateEdges(graph, triples)) {
     const s = nameFor(graph, group.triple.subject_id);
     const o = nameFor(graph, group.triple.object_id);
-    if (s && o) deletes.push({ type: "delete_edge", subject: s, relation: group.triple.relation, object: o });
+    if (!s || !o) continue;
+    const action: RefinementAction = { type: "delete_edge", subject: s, relation: group.triple.relation, object: o };
+    deletes.push(action);
+    const extra = group.count - 1;
+    notes.set(action, `duplicate clean-up: stored ${group.count} times; removes the ${extra} extra cop${extra === 1 ? "y" : "ies"} and keeps 1`);
   }
   return deletes;
 }

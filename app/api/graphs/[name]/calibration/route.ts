@@ -1,0 +1,27 @@
+import { applyThresholdRefit, calibrationRequestSchema, getCalibration, resetThresholds } from "@/lib/server/review-calibration";
+import { requireActor } from "../../../_lib/auth";
+import { graphParams } from "../../../_lib/params";
+import { readJson } from "../../../_lib/read-json";
+import { respond } from "../../../_lib/respond";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** How people decided per action kind and label, the graph's thresholds and the re-fit they support. */
+export async function GET(request: Request, ctx: { params: Promise<{ name: string }> }) {
+  return respond(async () => {
+    await requireActor(request, "read");
+    const { name } = graphParams.parse(await ctx.params);
+    return getCalibration({ graph: name });
+  });
+}
+
+/** Apply the re-fit, or reset to the defaults (admins only; audited). */
+export async function POST(request: Request, ctx: { params: Promise<{ name: string }> }) {
+  return respond(async () => {
+    const actor = await requireActor(request, "admin");
+    const { name } = graphParams.parse(await ctx.params);
+    const body = calibrationRequestSchema.parse(await readJson(request));
+    return body.action === "reset" ? resetThresholds({ graph: name, actor }) : applyThresholdRefit({ graph: name, actor, expected: body.expected });
+  });
+}

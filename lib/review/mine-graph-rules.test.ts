@@ -1,0 +1,245 @@
+import zlib from "node:zlib";
+import fs from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { KnowledgeGraph, Triple } from "../graph/model";
+import { parseTripleLines, parseTriples } from "../import/parse-triples";
+import { dataPath, readData } from "../test/data";
+import {
+  createGraphRulesMiner,
+  functionalConflict,
+  mineGraphRules,
+  predictEdge,
+  relationSignatureFit,
+  type MinedGraphRules,
+} from "./mine-graph-rules";
+
+/** Each triple is a stored edge, and the path runs from `from` to `to`. */
+function expectStoredPath(graph: KnowledgeGraph, path: Triple[], from: string, to: string): void {
+  let at = from;
+  for (const t of path) {
+    const stored = graph.outEdges(t.subject_id).some((e) => e.target === t.object_id && e.relation === t.relation);
+    expect(stored, `${t.subject_id} ${t.relation} ${t.object_id} is stored`).toBe(true);
+    expect([t.subject_id, t.object_id]).toContain(at);
+    at = t.subject_id === at ? t.object_id : t.subject_id;
+  }
+  expect(at).toBe(to);
+}
+
+/** Deterministic pseudo-random picks for made-up objects. */
+function picker(seed: number): (n: number) => number {
+  let a = seed;
+  return (n) => {
+    a = (a * 1103515245 + 12345) % 2147483648;
+    return Math.floor((a / 2147483648) * n);
+  };
+}
+
+describe("countries_S1: locatedIn edges removed from the graph", () => {
+  let graph: KnowledgeGraph;
+  let rules: MinedGraphRules;
+  const tests = parseTripleLines(readData("countries_S1", "test.txt"));
+  beforeAll(() => {
+    graph = parseTriples(readData("countries_S1", "graph.txt"));
+    rules = mineGraphRules({ graph });
+  });
+
+  it("mines the neighbour rule with support and confidence", () => {
+    const located = rules.rulesByHead.get("locatedin") ?? [];
+    const neighbour = located.find((r) => r.text === "neighborOf(x,z) ∧ locatedIn(z,y) ⇒ locatedIn(x,y)");
+    expect(neighbour).toBeDefined();
+    expect(neighbour?.support).toBeGreaterThan(100);
+    expect(neighbour?.confidence).toBeGreaterThan(0.3);
+    expect(neighbour?.pcaConfidence).toBeGreaterThanOrEqual(neighbour?.confidence ?? 1);
+    // neighborOf is symmetric in the data: the inverse length-1 rule is nearly certain.
+    const symmetric = rules.rulesByHead.get("neighborof")?.find((r) => r.text === "neighborOf(y,x) ⇒ neighborOf(x,y)");
+    expect(symmetric?.confidence).toBeGreaterThan(0.9);
+  });
+
+  it("predicts nearly every removed edge with a stored path, and no made-up region of the same country", () => {
+    const regions = [...new Set(tests.map((t) => t.object))];
+    let predicted = 0;
+    let wrongPredicted = 0;
+    for (const t of tests) {
+      const p = predictEdge({ rules, graph, subject: t.subject, relation: t.relation, object: t.object });
+      if (p.firing.length > 0) {
+        predicted++;
+        const top = p.firing[0];
+        expect(top?.paths.length).toBeGreaterThan(0);
+        for (const path of top?.paths ?? []) expectStoredPath(graph, path, t.subject, t.object);
+        expect(p.summary).toContain("predict");
+        expect(p.best).toBeGreaterThan(0.3);
+      }
+      // A real region, but not this country's.
+      const wrong = regions.find((r) => r !== t.object && !graph.outEdges(t.subject).some((e) => e.target === r)) as string;
+      const q = predictEdge({ rules, graph, subject: t.subject, relation: t.relation, object: wrong });
+      if (q.firing.length > 0) wrongPredicted++;
+    }
+    expect(predicted).toBeGreaterThanOrEqual(22);
+    expect(wrongPredicted).toBeLessThanOrEqual(4);
+  });
+
+  it("a random entity as object breaks locatedIn's range; the true region fits", () => {
+    const ids = [...graph.nodes.keys()];
+    const pick = picker(3);
+    let broken = 0;
+    for (const t of tests) {
+      expect(relationSignatureFit({ rules, graph, subject: t.subject, relation: t.relation, object: t.object }).fits).toBe(true);
+      let o = ids[pick(ids.length)] as string;
+      while (o === t.object) o = ids[pick(ids.length)] as string;
+      const fit = relationSignatureFit({ rules, graph, subject: t.subject, relation: t.relation, object: o });
+      if (!fit.fits) {
+        broken++;
+        expect(fit.object?.likelihoodRatio).toBeLessThan(0.5);
+        expect(fit.summary).toMatch(/object breaks locatedIn's usual objects: it has none of the features \d+% of them have/);
+      }
+    }
+    expect(broken).toBeGreaterThanOrEqual(tests.length / 2);
+  });
+
+  it("leaves the judged edge out of its own evidence (reviewing a delete)", () => {
+    const edge = [...graph.edges.values()].find((e) => e.relation === "neighborOf") as { source: string; target: string; key: string };
+    const p = predictEdge({ rules, graph, subject: edge.source, relation: "neighborOf", object: edge.target });
+    const symmetric = p.firing.find((f) => f.rule.text === "neighborOf(y,x) ⇒ neighborOf(x,y)");
+    // The reverse edge predicts it; the edge itself never appears in a path.
+    expect(symmetric?.paths[0]).toEqual([graph.toTriple(graph.outEdges(edge.target).find((e) => e.target === edge.source) as never)]);
+    for (const f of p.firing) {
+      for (const path of f.paths) expect(path.some((t) => t.subject_id === edge.source && t.object_id === edge.target && t.relation === "neighborOf")).toBe(false);
+    }
+    // Leaving out the reverse edge too removes that rule's evidence.
+    const reverse = graph.outEdges(edge.target).find((e) => e.target === edge.source && e.relation === "neighborOf");
+    const q = predictEdge({ rules, graph, subject: edge.source, relation: "neighborOf", object: edge.target, excludeEdgeKeys: [reverse?.key ?? ""] });
+    expect(q.firing.some((f) => f.rule.text === "neighborOf(y,x) ⇒ neighborOf(x,y)")).toBe(false);
+  });
+
+  it("mines the same rules in slices as at once, reporting progress", () => {
+    const miner = createGraphRulesMiner({ graph });
+    expect(() => miner.result()).toThrow();
+    let steps = 0;
+    let last = 0;
+    while (!miner.step(0)) {
+      steps++;
+      expect(miner.progress).toBeGreaterThanOrEqual(last);
+      expect(miner.progress).toBeLessThan(1);
+      last = miner.progress;
+    }
+    expect(steps).toBeGreaterThan(10);
+    expect(miner.done).toBe(true);
+    const sliced = miner.result();
+    const text = (m: MinedGraphRules) => [...m.rulesByHead.values()].flat().map((r) => `${r.text} ${r.support} ${r.confidence.toFixed(6)}`);
+    expect(text(sliced)).toEqual(text(rules));
+    expect(sliced.stats.ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("a relation or node the graph lacks gets no evidence either way", () => {
+    const p = predictEdge({ rules, graph, subject: "france", relation: "capitalOf", object: "europe" });
+    expect(p.firing).toEqual([]);
+    expect(p.summary).toMatch(/not in the graph/);
+    const fit = relationSignatureFit({ rules, graph, subject: "atlantis", relation: "locatedIn", object: "europe" });
+    expect(fit.subject?.likelihoodRatio).toBe(1);
+    expect(fit.subject?.summary).toMatch(/new node/);
+  });
+});
+
+describe("FB15k-237 sample: true held-out edges vs the same subject and relation with a random object", () => {
+  let graph: KnowledgeGraph;
+  let rules: MinedGraphRules;
+  let tests: { subject: string; relation: string; object: string }[];
+  beforeAll(() => {
+    const gunzip = (file: string) => zlib.gunzipSync(fs.readFileSync(dataPath("fb15k237", file))).toString("utf8");
+    // The first 100k training triples (the file is in no particular order) keep the test fast.
+    graph = parseTriples(gunzip("train.tsv.gz").split("\n").slice(0, 100_000).join("\n"));
+    rules = mineGraphRules({ graph });
+    const all = parseTripleLines(gunzip("test.tsv.gz")).filter((t) => graph.nodes.has(t.subject) && graph.nodes.has(t.object));
+    tests = all.filter((_, i) => i % 20 === 0).slice(0, 400);
+  }, 60_000);
+
+  it("rules fire far more often for true edges, and random objects break the range far more often", () => {
+    const ids = [...graph.nodes.keys()];
+    const pick = picker(11);
+    let trueFire = 0;
+    let fakeFire = 0;
+    let trueBreak = 0;
+    let fakeBreak = 0;
+    for (const t of tests) {
+      const fake = ids[pick(ids.length)] as string;
+      const p = predictEdge({ rules, graph, ...t });
+      const q = predictEdge({ rules, graph, ...t, object: fake });
+      if (p.firing.length > 0) {
+        trueFire++;
+        for (const path of p.firing[0]?.paths ?? []) expectStoredPath(graph, path, t.subject, t.object);
+      }
+      if (q.firing.length > 0) fakeFire++;
+      if (!relationSignatureFit({ rules, graph, ...t }).fits) trueBreak++;
+      if (!relationSignatureFit({ rules, graph, ...t, object: fake }).fits) fakeBreak++;
+    }
+    const n = tests.length;
+    expect(n).toBeGreaterThan(200);
+    // A 100k-triple sample is sparser than the full graph (55% there): fewer rules fire.
+    expect(trueFire / n).toBeGreaterThan(0.15);
+    expect(trueFire).toBeGreaterThan(5 * Math.max(1, fakeFire));
+    expect(fakeBreak / n).toBeGreaterThan(0.6);
+    expect(trueBreak / n).toBeLessThan(0.1);
+  });
+
+  it("measures per relation how often rules fire for true edges vs random objects", () => {
+    const stats = [...rules.ruleStats.values()].filter((s) => s.rules > 0 && s.sampledFacts >= 50);
+    expect(stats.length).toBeGreaterThan(50);
+    const recall = stats.reduce((a, s) => a + s.ruleRecall, 0) / stats.length;
+    const random = stats.reduce((a, s) => a + s.randomFireRate, 0) / stats.length;
+    expect(recall).toBeGreaterThan(5 * random);
+  });
+
+  it("a person's gender is functional: a second gender conflicts and names the stored one", () => {
+    const gender = "/people/person/gender";
+    const stats = rules.functional.get(gender);
+    expect(stats?.isFunctional).toBe(true);
+    const edge = [...graph.edges.values()].find((e) => e.relation === gender) as { source: string; target: string };
+    const other = [...graph.edges.values()].find((e) => e.relation === gender && e.target !== edge.target)?.target as string;
+    const check = functionalConflict({ rules, graph, subject: edge.source, relation: gender, object: other });
+    expect(check.conflict).toBe(true);
+    expect(check.otherObjects.map((t) => t.object_id)).toEqual([edge.target]);
+    expect(check.summary).toMatch(/is functional \(\d+% of its [\d,]+ subjects have one object\); the subject already has/);
+    // Reviewing the stored edge itself (a delete): no conflict with itself.
+    expect(functionalConflict({ rules, graph, subject: edge.source, relation: gender, object: edge.target }).conflict).toBe(false);
+  });
+});
+
+describe("MetaQA (WikiMovies): a third graph, other relations", () => {
+  let graph: KnowledgeGraph;
+  let rules: MinedGraphRules;
+  beforeAll(() => {
+    // The file is grouped by film: its first 40k lines are whole films with all their edges.
+    graph = parseTriples(readData("metaqa", "kb.txt").split("\n").slice(0, 40_000).join("\n"));
+    rules = mineGraphRules({ graph });
+  }, 60_000);
+
+  it("release_year is functional as measured; a second year conflicts, a cast list does not", () => {
+    const year = rules.functional.get("release year");
+    expect(year?.isFunctional).toBe(true);
+    expect(year?.multiObjectShare).toBeGreaterThan(0); // remakes share titles: measured, not assumed zero
+    expect(rules.functional.get("starred actors")?.isFunctional).toBe(false);
+    const film = [...graph.edges.values()].find((e) => e.relation === "release_year" && graph.outEdges(e.source).filter((o) => o.relation === "release_year").length === 1);
+    const otherYear = [...graph.edges.values()].find((e) => e.relation === "release_year" && e.target !== film?.target)?.target as string;
+    const check = functionalConflict({ rules, graph, subject: film?.source as string, relation: "release_year", object: otherYear });
+    expect(check.conflict).toBe(true);
+    expect(check.otherObjects.map((t) => t.object)).toEqual([film?.target]);
+    const actor = [...graph.edges.values()].find((e) => e.relation === "starred_actors") as { source: string };
+    expect(functionalConflict({ rules, graph, subject: actor.source, relation: "starred_actors", object: otherYear }).conflict).toBe(false);
+  });
+
+  it("a film as release year breaks the range; a year fits", () => {
+    const e = [...graph.edges.values()].find((x) => x.relation === "release_year") as { source: string; target: string };
+    const films = [...graph.edges.values()].filter((x) => x.relation === "directed_by").map((x) => x.source);
+    const otherFilm = films.find((f) => f !== e.source) as string;
+    expect(relationSignatureFit({ rules, graph, subject: e.source, relation: "release_year", object: e.target }).fits).toBe(true);
+    const wrong = relationSignatureFit({ rules, graph, subject: e.source, relation: "release_year", object: otherFilm });
+    expect(wrong.fits).toBe(false);
+    expect(wrong.object?.likelihoodRatio).toBeLessThan(0.2);
+  });
+
+  it("writer-directors: written_by(x,y) ⇒ directed_by(x,y) is mined with a measured confidence", () => {
+    const rule = rules.rulesByHead.get("directed by")?.find((r) => r.text === "written_by(x,y) ⇒ directed_by(x,y)");
+    expect(rule?.confidence).toBeGreaterThan(0.2);
+    expect(rule?.confidence).toBeLessThan(0.9);
+  });
+});

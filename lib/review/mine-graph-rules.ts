@@ -1,0 +1,1307 @@
+/**
+ * Graph regularities mined from the graph itself (issue #10): evidence that predicts — or speaks
+ * against — a proposed edge (s, r, o) from the graph alone. Pure: reads a KnowledgeGraph, no I/O.
+ *
+ * CONTRACT (what the review and the server cache use; everything else is internal)
+ *
+ *   mineGraphRules({ graph, limits? }): MinedGraphRules
+ *       Mine everything at once (scripts, tests). Same result as running the miner to the end.
+ *   createGraphRulesMiner({ graph, limits? }): GraphRulesMiner
+ *       Resumable form for background use: `step(budgetMs)` works for about budgetMs and returns
+ *       true when done; `progress` is 0–1; `result()` returns the rules once done (throws before).
+ *       The graph must not change while mining (the server mines one loaded version).
+ *   predictEdge({ rules, graph, subject, relation, object, maxPaths?, excludeEdgeKeys? }): EdgePrediction
+ *       The mined path rules whose body holds between subject and object, each with concrete
+ *       paths (Triple[] in stored direction, via graph.toTriple), support and confidence, and
+ *       the aggregate (best confidence, noisy-or). The fact being judged — every stored copy of
+ *       (subject, relation, object), plus `excludeEdgeKeys` — is never part of its own evidence.
+ *       `relationStats` says how often rules fire for true edges of this relation vs random
+ *       objects (measured at mining, leave-one-out), so "no rule fires" can be weighed.
+ *   relationSignatureFit({ rules, graph, subject, relation, object, excludeEdgeKeys? }): SignatureFit
+ *       How well the subject fits the relation's usual subjects and the object its usual objects
+ *       (node kinds: graphify file_type, else which relations a node is subject/object of), with
+ *       degree and community context. Each side has a likelihood ratio true-vs-random measured
+ *       on the graph and a one-line summary.
+ *   functionalConflict({ rules, graph, subject, relation, object, excludeEdgeKeys? }): FunctionalCheck
+ *       Whether r is functional (one object per subject, measured) or inverse-functional, and
+ *       whether the subject already has a different object (or the object a different subject).
+ *
+ *   Node ids: `subject` / `object` are node ids of `graph` (resolve names first). An id that is not
+ *   in the graph (an insert that creates the node) is handled: no paths, no features.
+ *   Relations are matched by `normalizeRelation` (case, `_`/`-`/spaces folded).
+ *
+ * Mining choices (caps make FB15k-237 — 272k triples, 237 relations — mine in a few seconds):
+ * - Parallel copies of a fact count once; the graph is indexed as integer CSR adjacency, each
+ *   node's entries sorted by (relation, direction), so "the r-neighbours of x" is a slice.
+ * - Path rules in the style of AMIE: length 1 (`r1(x,y) ⇒ r(x,y)` or `r1(y,x) ⇒ r(x,y)`) and
+ *   length 2 (`r1(x,z) ∧ r2(z,y) ⇒ r(x,y)`, either direction per atom, x, y, z distinct).
+ *   Candidate bodies come from up to `headSamples` head facts per relation, taken at an even
+ *   stride over the relation's distinct facts (deterministic); for each sampled fact the bodies
+ *   joining x to y are found by meeting x's and y's neighbourhoods (cost deg(x) + deg(y), no hub
+ *   is expanded), capped at `maxJoinPerFact` body instances per fact.
+ *   support = head facts predicted (estimated from the sample, exact when not sampled);
+ *   head coverage = support / |r|; standard confidence = support / |{(x,y): body(x,y)}| and PCA
+ *   confidence = support / |{(x,y): body(x,y), x has some r-object}|. The body sizes are
+ *   estimated from `bodySamples` x values (even stride) with exact distinct y counting, except
+ *   where the join from one x exceeds `maxBodyEnumeration`: then the path count is used, an
+ *   upper bound, which can only lower a confidence (conservative).
+ *   Kept: support ≥ minSupport, head coverage ≥ minHeadCoverage, confidence ≥ minConfidence, the
+ *   best `maxRulesPerRelation` by confidence.
+ * - Per relation, on the sampled head facts: `ruleRecall` = share of true facts for which some
+ *   kept rule fires without the fact itself, `randomFireRate` = the same for the fact's subject
+ *   with a random node as object (seeded, deterministic). Their ratio is what "a rule fires" or
+ *   "no rule fires" is worth on this graph — measured, not a constant.
+ * - Signatures: a node's features are its file_type and the (relation, direction) pairs it takes
+ *   part in. For each relation and side, up to `maxSignatureFeatures` distinctive features
+ *   (share among the relation's subjects/objects ≥ 5% and at least twice the share among all
+ *   nodes) are chosen greedily to cover the most subjects/objects, the edge under judgement left
+ *   out (an object counts as "object of r" only through another r-edge). Coverage among true
+ *   nodes vs among random nodes gives the likelihood ratio of "has one of them" / "has none".
+ * - Functional: AMIE functionality = distinct subjects / distinct facts; `multiShare` = share of
+ *   subjects with more than one object. Functional when multiShare ≤ 10% over ≥ 5 subjects.
+ */
+import type { GraphEdge, KnowledgeGraph, Triple } from "../graph/model";
+import { normalizeRelation } from "./graph-evidence";
+
+// ---------------------------------------------------------------------------------------------
+// Types (exported for the review)
+
+export interface MineLimits {
+  /** Head facts sampled per relation to find candidate bodies (default 400). */
+  headSamples: number;
+  /** x values sampled per rule to estimate body sizes (default 120). */
+  bodySamples: number;
+  /** Body instances examined per sampled head fact before moving on (default 20,000). */
+  maxJoinPerFact: number;
+  /** Distinct y counted exactly per sampled x up to this many paths (default 4,000). */
+  maxBodyEnumeration: number;
+  /** Candidate bodies per relation whose confidence is estimated (best by sample support; default 60). */
+  maxCandidatesPerRelation: number;
+  /** Kept rules per head relation (default 25). */
+  maxRulesPerRelation: number;
+  /** Minimum sampled head facts a body must predict (default 2). */
+  minSupport: number;
+  /** Minimum standard confidence (default 0.02). */
+  minConfidence: number;
+  /** Minimum head coverage (default 0.01). */
+  minHeadCoverage: number;
+  /** Distinctive features per relation side (default 6). */
+  maxSignatureFeatures: number;
+  /** Nodes sampled for the base rates of features (default 3,000). */
+  baseSamples: number;
+  /** Seed for the random objects of `randomFireRate` (default 1). */
+  seed: number;
+}
+
+export const DEFAULT_MINE_LIMITS: Readonly<MineLimits> = Object.freeze({
+  headSamples: 400,
+  bodySamples: 120,
+  maxJoinPerFact: 20_000,
+  maxBodyEnumeration: 4_000,
+  maxCandidatesPerRelation: 60,
+  maxRulesPerRelation: 25,
+  minSupport: 2,
+  minConfidence: 0.02,
+  minHeadCoverage: 0.01,
+  maxSignatureFeatures: 6,
+  baseSamples: 3_000,
+  seed: 1,
+});
+
+/** One body atom. `inverse`: the stored edge points from the later variable to the earlier one. */
+export interface RuleAtom {
+  relation: string;
+  inverse: boolean;
+}
+
+export interface PathRule {
+  /** Readable form: `neighborOf(x,z) ∧ locatedIn(z,y) ⇒ locatedIn(x,y)`. */
+  text: string;
+  /** Head relation (display spelling: the most frequent one in the graph). */
+  head: string;
+  /** One or two atoms, from x to y. */
+  body: RuleAtom[];
+  /** Head facts the body predicts (estimated from the sample when `sampled`). */
+  support: number;
+  /** support / |r| */
+  headCoverage: number;
+  /** support / body pairs */
+  confidence: number;
+  /** support / body pairs whose x has some r-object (AMIE's partial completeness assumption) */
+  pcaConfidence: number;
+  sampled: boolean;
+}
+
+export interface RuleFiring {
+  rule: PathRule;
+  /** Up to maxPaths concrete instances of the body from subject to object, each in stored direction. */
+  paths: Triple[][];
+  /** Middle nodes (length 2; 1 for length 1) for which the body holds; may exceed paths.length. */
+  instances: number;
+}
+
+/** Measured per head relation on its sampled facts (leave-one-out). */
+export interface RelationRuleStats {
+  relation: string;
+  facts: number;
+  rules: number;
+  /** Share of true facts for which some kept rule fires without the fact itself. */
+  ruleRecall: number;
+  /** Share of (subject, random node) pairs for which some kept rule fires. */
+  randomFireRate: number;
+  /** Sampled facts behind the two shares. */
+  sampledFacts: number;
+}
+
+export interface EdgePrediction {
+  relation: string;
+  /** Rules with this head that fire, best confidence first. */
+  firing: RuleFiring[];
+  /** Highest confidence among firing rules (0 when none). */
+  best: number;
+  /** 1 − Π(1 − confidence) over firing rules (rules overlap: an optimistic aggregate). */
+  noisyOr: number;
+  /** null when the relation is not in the mined graph. */
+  relationStats: RelationRuleStats | null;
+  summary: string;
+}
+
+/** A feature of a node: `type:<file_type>`, `out:<relation>` (subject of) or `in:<relation>` (object of). */
+export interface SignatureFeature {
+  feature: string;
+  /** Readable: "object of /film/film/genre", "file_type code". */
+  label: string;
+  /** Share of the relation's subjects (or objects) with the feature, the judged edge left out. */
+  share: number;
+  /** Share of all nodes with the feature. */
+  baseShare: number;
+}
+
+export interface SideSignature {
+  /** Distinct subjects (or objects) of the relation. */
+  nodes: number;
+  features: SignatureFeature[];
+  /** Share of the relation's subjects/objects with at least one of `features` (leave-one-out). */
+  coverage: number;
+  /** Share of all nodes with at least one of `features`. */
+  baseCoverage: number;
+  /** Degree quantiles of the relation's subjects/objects (graph.degree): min, p10, p20, …, p90, max. */
+  degreeQuantiles: number[];
+}
+
+export interface RelationSignature {
+  relation: string;
+  facts: number;
+  subject: SideSignature;
+  object: SideSignature;
+  /** Share of the relation's facts whose endpoints share a community (null: no communities). */
+  sameCommunityShare: number | null;
+}
+
+export interface SideFit {
+  /** Features of `features` the node has (the judged edge left out). */
+  matched: SignatureFeature[];
+  /** False when the node has none of the relation's distinctive features (and there are some). */
+  fits: boolean;
+  /**
+   * P(this feature state | a true subject/object) / P(state | a random node), smoothed; 1 when
+   * the signature says nothing (no distinctive features or unknown node).
+   */
+  likelihoodRatio: number;
+  degree: number;
+  /** Share of the relation's subjects/objects with degree ≤ this node's (0–1). */
+  degreePercentile: number;
+  summary: string;
+}
+
+export interface SignatureFit {
+  relation: string;
+  /** null when the relation is not in the mined graph. */
+  signature: RelationSignature | null;
+  subject: SideFit | null;
+  object: SideFit | null;
+  /** Whether subject and object share a community (null: unknown). */
+  sameCommunity: boolean | null;
+  /** False when either side breaks a signature that covers most of the relation's nodes. */
+  fits: boolean;
+  summary: string;
+}
+
+export interface FunctionalStats {
+  relation: string;
+  facts: number;
+  subjects: number;
+  objects: number;
+  /** distinct subjects / facts (AMIE functionality), 0–1. */
+  functionality: number;
+  /** distinct objects / facts. */
+  inverseFunctionality: number;
+  /** Share of subjects with more than one object. */
+  multiObjectShare: number;
+  /** Share of objects with more than one subject. */
+  multiSubjectShare: number;
+  isFunctional: boolean;
+  isInverseFunctional: boolean;
+}
+
+export interface FunctionalCheck {
+  relation: string;
+  stats: FunctionalStats | null;
+  /** When the relation is functional: the subject's other objects (stored edges, judged edge excluded; at most 10). */
+  otherObjects: Triple[];
+  /** When the relation is inverse-functional: the object's other subjects (at most 10). */
+  otherSubjects: Triple[];
+  /** Functional and the subject already has another object (or inverse-functional and the object another subject). */
+  conflict: boolean;
+  summary: string;
+}
+
+export interface MinedGraphRules {
+  /** Rules by normalised head relation. */
+  rulesByHead: Map<string, PathRule[]>;
+  ruleStats: Map<string, RelationRuleStats>;
+  signatures: Map<string, RelationSignature>;
+  functional: Map<string, FunctionalStats>;
+  stats: { nodes: number; facts: number; relations: number; rules: number; ms: number };
+  limits: MineLimits;
+  /** The mined version's integer index (about 40 bytes per fact). */
+  index: RulesIndex;
+}
+
+export interface GraphRulesMiner {
+  /** Work for about budgetMs; true when mining is done. */
+  step(budgetMs: number): boolean;
+  readonly progress: number;
+  readonly done: boolean;
+  result(): MinedGraphRules;
+}
+
+interface PairQuery {
+  rules: MinedGraphRules;
+  graph: KnowledgeGraph;
+  subject: string;
+  relation: string;
+  object: string;
+  /** Extra edges to leave out (the judged fact's copies are always left out). */
+  excludeEdgeKeys?: Iterable<string>;
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// API
+
+export function mineGraphRules({ graph, limits }: { graph: KnowledgeGraph; limits?: Partial<MineLimits> }): MinedGraphRules {
+  const miner = createGraphRulesMiner({ graph, limits });
+  while (!miner.step(Number.POSITIVE_INFINITY));
+  return miner.result();
+}
+
+export function createGraphRulesMiner({ graph, limits }: { graph: KnowledgeGraph; limits?: Partial<MineLimits> }): GraphRulesMiner {
+  const full: MineLimits = { ...DEFAULT_MINE_LIMITS, ...limits };
+  const run = mine(graph, full);
+  let progress = 0;
+  let done = false;
+  let activeMs = 0;
+  let out: MinedGraphRules | null = null;
+  return {
+    step(budgetMs: number): boolean {
+      if (done) return true;
+      const start = performance.now();
+      const end = start + budgetMs;
+      try {
+        for (;;) {
+          const next = run.next();
+          if (next.done) {
+            done = true;
+            progress = 1;
+            out = next.value;
+            break;
+          }
+          progress = Math.min(0.99, next.value);
+          if (performance.now() >= end) break;
+        }
+      } finally {
+        activeMs += performance.now() - start;
+        if (out) out.stats.ms = Math.round(activeMs);
+      }
+      return done;
+    },
+    get progress() {
+      return progress;
+    },
+    get done() {
+      return done;
+    },
+    result(): MinedGraphRules {
+      if (!out) throw new Error("graph rules are still being mined");
+      return out;
+    },
+  };
+}
+
+export function predictEdge({
+  rules,
+  graph,
+  subject,
+  relation,
+  object,
+  maxPaths = 3,
+  excludeEdgeKeys,
+}: PairQuery & { maxPaths?: number }): EdgePrediction {
+  const key = relationKey(relation);
+  const headRules = rules.rulesByHead.get(key) ?? [];
+  const relationStats = rules.ruleStats.get(key) ?? null;
+  const name = relationStats?.relation ?? relation;
+  const ix = rules.index;
+  const r = ix.keyNumber.get(key);
+  const x = ix.numberOf.get(subject);
+  const y = ix.numberOf.get(object);
+  const firing: RuleFiring[] = [];
+  if (r !== undefined && x !== undefined && y !== undefined && x !== y) {
+    // The index holds the mined version, parallel copies merged. The judged fact is never a body
+    // edge (a length-1 body is never the head itself, a length-2 body never the x–y edge); extra
+    // excluded edges are left out as facts.
+    const excluded = excludedFacts(graph, ix, excludeEdgeKeys);
+    const ok = (u: number, a: number, v: number) => !excluded || !excluded.has(factKey(u, a, v));
+    const ints = ix.rules[r] ?? [];
+    headRules.forEach((rule, i) => {
+      const int = ints[i] as IntRule;
+      const paths: Triple[][] = [];
+      let instances = 0;
+      if (int.a2 < 0) {
+        if (hasEntry(ix, x, int.a1, y) && ok(x, int.a1, y)) {
+          instances = 1;
+          paths.push([tripleOf(graph, ix, x, int.a1, y)]);
+        }
+      } else {
+        for (const z of middles(ix, x, y, int)) {
+          if (!ok(x, int.a1, z) || !ok(z, int.a2, y)) continue;
+          instances++;
+          if (paths.length < maxPaths) paths.push([tripleOf(graph, ix, x, int.a1, z), tripleOf(graph, ix, z, int.a2, y)]);
+        }
+      }
+      if (instances > 0) firing.push({ rule, paths, instances });
+    });
+  }
+  firing.sort((a, b) => b.rule.confidence - a.rule.confidence || b.rule.support - a.rule.support);
+  const best = firing[0]?.rule.confidence ?? 0;
+  const noisyOr = 1 - firing.reduce((p, f) => p * (1 - f.rule.confidence), 1);
+  return { relation: name, firing, best, noisyOr, relationStats, summary: predictionSummary(name, firing, relationStats, headRules.length) };
+}
+
+export function relationSignatureFit({ rules, graph, subject, relation, object }: PairQuery): SignatureFit {
+  const key = relationKey(relation);
+  const signature = rules.signatures.get(key) ?? null;
+  const ix = rules.index;
+  const r = ix.keyNumber.get(key);
+  if (!signature || r === undefined) {
+    return {
+      relation,
+      signature: null,
+      subject: null,
+      object: null,
+      sameCommunity: null,
+      fits: true,
+      summary: `${relation} is not a relation of this graph: no usual subjects or objects to compare with`,
+    };
+  }
+  const x = ix.numberOf.get(subject);
+  const y = ix.numberOf.get(object);
+  const ids = ix.signatureFeatures[r] as { subject: number[]; object: number[] };
+  // The judged fact is left out: "object of another r edge" must not count the fact itself.
+  const judged = x !== undefined && y !== undefined && hasEntry(ix, x, 2 * r, y);
+  const has = (u: number | undefined, f: number, own: number) => u !== undefined && nodeHasFeature(ix, u, f, own, judged);
+  const subjectFit = sideFit(graph, subject, signature.subject, "subject", signature.relation, (i) => has(x, ids.subject[i] as number, 2 * r));
+  const objectFit = sideFit(graph, object, signature.object, "object", signature.relation, (i) => has(y, ids.object[i] as number, 2 * r + 1));
+  const s = graph.getNode(subject);
+  const o = graph.getNode(object);
+  const sameCommunity = s && o && s.community !== null && o.community !== null ? s.community === o.community : null;
+  const fits = subjectFit.fits && objectFit.fits;
+  const parts = [subjectFit.summary, objectFit.summary];
+  if (sameCommunity !== null && signature.sameCommunityShare !== null) {
+    parts.push(
+      `${sameCommunity ? "same" : "different"} community (${pct(signature.sameCommunityShare)} of ${signature.relation} edges link one community)`,
+    );
+  }
+  return { relation: signature.relation, signature, subject: subjectFit, object: objectFit, sameCommunity, fits, summary: parts.join("; ") };
+}
+
+/** Other objects / subjects listed by functionalConflict, at most. */
+const MAX_LISTED = 10;
+
+export function functionalConflict({ rules, graph, subject, relation, object, excludeEdgeKeys }: PairQuery): FunctionalCheck {
+  const key = relationKey(relation);
+  const stats = rules.functional.get(key) ?? null;
+  const ix = rules.index;
+  const r = ix.keyNumber.get(key);
+  const excluded = excludedFacts(graph, ix, excludeEdgeKeys);
+  const others = (u: number | undefined, atom: number, skip: number | undefined): Triple[] => {
+    if (u === undefined) return [];
+    const out: Triple[] = [];
+    const [lo, hi] = atomRange(ix, u, atom);
+    for (let j = lo; j < hi && out.length < MAX_LISTED; j++) {
+      const v = ix.nbr[j] as number;
+      if (v === skip || excluded?.has(factKey(u, atom, v))) continue;
+      out.push(tripleOf(graph, ix, u, atom, v));
+    }
+    return out;
+  };
+  // Listed only where they would conflict: a hub object's thousands of other subjects of a
+  // many-to-one relation say nothing.
+  const x = ix.numberOf.get(subject);
+  const y = ix.numberOf.get(object);
+  const otherObjects = r !== undefined && stats?.isFunctional ? others(x, 2 * r, y) : [];
+  const otherSubjects = r !== undefined && stats?.isInverseFunctional ? others(y, 2 * r + 1, x) : [];
+  const name = stats?.relation ?? relation;
+  const objectConflict = stats !== null && stats.isFunctional && otherObjects.length > 0;
+  const subjectConflict = stats !== null && stats.isInverseFunctional && otherSubjects.length > 0;
+  const conflict = objectConflict || subjectConflict;
+  let summary: string;
+  if (!stats) summary = `${relation} is not a relation of this graph: nothing to say about how many objects it takes`;
+  else {
+    const parts: string[] = [];
+    if (objectConflict) {
+      parts.push(
+        `${name} is functional (${pct(1 - stats.multiObjectShare)} of its ${fmt(stats.subjects)} subjects have one object); the subject already has ${names(otherObjects, "object")}`,
+      );
+    }
+    if (subjectConflict) {
+      parts.push(
+        `${name} is inverse-functional (${pct(1 - stats.multiSubjectShare)} of its ${fmt(stats.objects)} objects have one subject); the object already has ${names(otherSubjects, "subject")}`,
+      );
+    }
+    if (parts.length === 0) {
+      parts.push(
+        stats.isFunctional || stats.isInverseFunctional
+          ? `${name} is ${stats.isFunctional ? "functional" : "inverse-functional"} and no other ${stats.isFunctional ? "object" : "subject"} is stored: no conflict`
+          : `${name} is not functional (${pct(stats.multiObjectShare)} of its subjects have several objects): no conflict`,
+      );
+    }
+    summary = parts.join("; ");
+  }
+  return { relation: name, stats, otherObjects, otherSubjects, conflict, summary };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query helpers
+
+const relationKeyCache = new Map<string, string>();
+
+function relationKey(relation: string): string {
+  let key = relationKeyCache.get(relation);
+  if (key === undefined) {
+    if (relationKeyCache.size > 100_000) relationKeyCache.clear();
+    key = normalizeRelation(relation);
+    relationKeyCache.set(relation, key);
+  }
+  return key;
+}
+
+/** Middle nodes z with a1(x, z) and a2(z, y), walking the smaller of x's and y's slices. */
+function middles(ix: RulesIndex, x: number, y: number, { a1, a2 }: IntRule): number[] {
+  const out: number[] = [];
+  const [s1, e1] = atomRange(ix, x, a1);
+  const [s2, e2] = atomRange(ix, y, flip(a2));
+  if (e1 - s1 <= e2 - s2) {
+    for (let i = s1; i < e1; i++) {
+      const z = ix.nbr[i] as number;
+      if (z !== y && hasEntry(ix, y, flip(a2), z)) out.push(z);
+    }
+  } else {
+    for (let j = s2; j < e2; j++) {
+      const z = ix.nbr[j] as number;
+      if (z !== x && hasEntry(ix, x, a1, z)) out.push(z);
+    }
+  }
+  return out;
+}
+
+function factKey(u: number, a: number, v: number): string {
+  return a & 1 ? `${v} ${a ^ 1} ${u}` : `${u} ${a} ${v}`;
+}
+
+/** Edges to leave out, as facts of the index (null when there are none). */
+function excludedFacts(graph: KnowledgeGraph, ix: RulesIndex, keys?: Iterable<string>): Set<string> | null {
+  let out: Set<string> | null = null;
+  for (const k of keys ?? []) {
+    const e = graph.edges.get(k);
+    if (!e) continue;
+    const u = ix.numberOf.get(e.source);
+    const v = ix.numberOf.get(e.target);
+    const r = ix.keyNumber.get(relationKey(e.relation));
+    if (u === undefined || v === undefined || r === undefined) continue;
+    (out ??= new Set()).add(factKey(u, 2 * r, v));
+  }
+  return out;
+}
+
+/** The triple of index entry (u, atom, v) in its stored direction, labels from the graph. */
+function tripleOf(graph: KnowledgeGraph, ix: RulesIndex, u: number, atom: number, v: number): Triple {
+  const [source, target] = atom & 1 ? [v, u] : [u, v];
+  const edge: GraphEdge = { key: "", source: ix.ids[source] as string, target: ix.ids[target] as string, relation: ix.display[atom >> 1] as string, attrs: {} };
+  return graph.toTriple(edge);
+}
+
+/** Does node u have feature f (atom or file type)? The own atom needs an entry besides the judged fact. */
+function nodeHasFeature(ix: RulesIndex, u: number, f: number, ownAtom: number, judged: boolean): boolean {
+  const A = 2 * ix.keys.length;
+  if (f >= A) return ix.fileType[u] === f - A;
+  const [lo, hi] = atomRange(ix, u, f);
+  return hi - lo > (f === ownAtom && judged ? 1 : 0);
+}
+
+/** A likelihood ratio below this (the node's state is twice as common among random nodes) breaks the signature. */
+const BREAK_RATIO = 0.5;
+
+function sideFit(
+  graph: KnowledgeGraph,
+  id: string,
+  side: SideSignature,
+  role: "subject" | "object",
+  relation: string,
+  hasFeature: (i: number) => boolean,
+): SideFit {
+  const node = graph.getNode(id);
+  if (!node) {
+    return {
+      matched: [],
+      fits: true,
+      likelihoodRatio: 1,
+      degree: 0,
+      degreePercentile: 0,
+      summary: `${role} is a new node: no relations to compare with ${relation}'s usual ${role}s`,
+    };
+  }
+  const degree = graph.degree(id);
+  const degreePercentile = quantileRank(side.degreeQuantiles, degree);
+  const degreeText = `degree ${fmt(degree)} (median of ${relation}'s ${role}s ${fmt(side.degreeQuantiles[5] ?? 0)})`;
+  if (side.features.length === 0) {
+    return {
+      matched: [],
+      fits: true,
+      likelihoodRatio: 1,
+      degree,
+      degreePercentile,
+      summary: `${relation}'s ${role}s share no distinctive kind; ${role} ${degreeText}`,
+    };
+  }
+  const matched = side.features.filter((_, i) => hasFeature(i));
+  const n = side.nodes;
+  const coverage = (side.coverage * n + 0.5) / (n + 1);
+  const base = Math.min(0.999, Math.max(0.001, side.baseCoverage));
+  const likelihoodRatio = matched.length > 0 ? coverage / base : (1 - coverage) / (1 - base);
+  const fits = matched.length > 0 || likelihoodRatio >= BREAK_RATIO;
+  let summary: string;
+  if (matched.length > 0) {
+    const f = matched[0] as SignatureFeature;
+    summary = `${role} fits ${relation}: it is ${f.label}, like ${pct(f.share)} of the relation's ${role}s (${pct(f.baseShare)} of all nodes); ${degreeText}`;
+  } else {
+    const listed = side.features
+      .slice(0, 3)
+      .map((f) => `${f.label} ${pct(f.share)}`)
+      .join(", ");
+    summary =
+      `${role} ${fits ? "does not match" : "breaks"} ${relation}'s usual ${role}s: it has none of the features ${pct(side.coverage)} of them have ` +
+      `(${listed}); ${pct(side.baseCoverage)} of all nodes have one; ${degreeText}`;
+  }
+  return { matched, fits, likelihoodRatio, degree, degreePercentile, summary };
+}
+
+function quantileRank(quantiles: number[], value: number): number {
+  if (quantiles.length < 2) return 0;
+  let below = 0;
+  for (const q of quantiles) if (q <= value) below++;
+  return (below - 1) / (quantiles.length - 1) < 0 ? 0 : (below - 1) / (quantiles.length - 1);
+}
+
+function predictionSummary(relation: string, firing: RuleFiring[], stats: RelationRuleStats | null, ruleCount: number): string {
+  const measured = stats
+    ? ` (on this graph some rule fires for ${pct(stats.ruleRecall)} of true ${relation} edges and for ${pct(stats.randomFireRate)} of random objects)`
+    : "";
+  if (ruleCount === 0) return `no path rule with head ${relation} was mined${stats ? "" : ": the relation is not in the graph"}`;
+  if (firing.length === 0) return `none of the ${ruleCount} rules for ${relation} predicts this edge${measured}`;
+  const top = firing[0] as RuleFiring;
+  const path = top.paths[0]?.map((t) => `${t.subject} --${t.relation}--> ${t.object}`).join(", ") ?? "";
+  return (
+    `${firing.length} rule${firing.length === 1 ? "" : "s"} predict${firing.length === 1 ? "s" : ""} it; best: ${top.rule.text} ` +
+    `(confidence ${pct(top.rule.confidence)}, support ${fmt(top.rule.support)}) via ${path}${measured}`
+  );
+}
+
+function names(triples: Triple[], which: "object" | "subject"): string {
+  const list = triples.slice(0, 3).map((t) => JSON.stringify(which === "object" ? t.object : t.subject));
+  return list.join(", ") + (triples.length > 3 ? ` and ${triples.length - 3} more` : "");
+}
+
+function pct(x: number): string {
+  if (x > 0 && x < 0.01) return `${(x * 100).toFixed(1)}%`;
+  return `${Math.round(x * 100)}%`;
+}
+
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString("en-US");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mining
+
+/**
+ * Integer index of the mined graph version: distinct facts and CSR adjacency sorted by (atom,
+ * neighbour). Opaque to callers; the query functions read it instead of walking hubs' edges.
+ */
+export interface RulesIndex {
+  n: number;
+  ids: string[];
+  /** Relation keys and display names, by relation number. */
+  keys: string[];
+  display: string[];
+  /** Facts by relation: parallel subject/object arrays of distinct (s, o) pairs. */
+  factS: Int32Array[];
+  factO: Int32Array[];
+  /** CSR: entries of node u are off[u]..off[u+1]; atom = 2·relation + (0 out, 1 in). */
+  off: Int32Array;
+  atom: Int32Array;
+  nbr: Int32Array;
+  /** atom · n + nbr, for binary search. */
+  sortKey: Float64Array;
+  fileType: Int32Array;
+  fileTypes: string[];
+  numberOf: Map<string, number>;
+  keyNumber: Map<string, number>;
+  /** Kept rules by relation number, aligned with rulesByHead. */
+  rules: IntRule[][];
+  /** Signature feature numbers by relation number, aligned with the signatures' features. */
+  signatureFeatures: { subject: number[]; object: number[] }[];
+}
+
+/** Pseudo-random numbers from a seed (mulberry32), so mining is deterministic. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `count` indices spread evenly over 0..total-1 (all of them when total ≤ count). */
+function stride(total: number, count: number): number[] {
+  if (total <= count) return Array.from({ length: total }, (_, i) => i);
+  return Array.from({ length: count }, (_, i) => Math.floor((i * total) / count));
+}
+
+function* buildIndex(graph: KnowledgeGraph): Generator<number, RulesIndex> {
+  const ids = [...graph.nodes.keys()];
+  const n = ids.length;
+  const numberOf = new Map<string, number>();
+  ids.forEach((id, i) => numberOf.set(id, i));
+  const fileTypes: string[] = [];
+  const typeNumber = new Map<string, number>();
+  const fileType = new Int32Array(n).fill(-1);
+  ids.forEach((id, i) => {
+    const t = graph.nodes.get(id)?.fileType ?? null;
+    if (t === null) return;
+    let k = typeNumber.get(t);
+    if (k === undefined) {
+      k = fileTypes.length;
+      fileTypes.push(t);
+      typeNumber.set(t, k);
+    }
+    fileType[i] = k;
+  });
+  const rawKey = new Map<string, number>();
+  const keys: string[] = [];
+  const keyNumber = new Map<string, number>();
+  const spellings: Map<string, number>[] = [];
+  const seen: Set<number>[] = [];
+  const subjects: number[][] = [];
+  const objects: number[][] = [];
+  let edgesSeen = 0;
+  const total = Math.max(1, graph.edges.size);
+  for (const e of graph.edges.values()) {
+    let r = rawKey.get(e.relation);
+    if (r === undefined) {
+      const key = normalizeRelation(e.relation);
+      r = keyNumber.get(key);
+      if (r === undefined) {
+        r = keys.length;
+        keys.push(key);
+        keyNumber.set(key, r);
+        spellings.push(new Map());
+        seen.push(new Set());
+        subjects.push([]);
+        objects.push([]);
+      }
+      rawKey.set(e.relation, r);
+    }
+    const spelled = spellings[r] as Map<string, number>;
+    spelled.set(e.relation, (spelled.get(e.relation) ?? 0) + 1);
+    const s = numberOf.get(e.source);
+    const o = numberOf.get(e.target);
+    if (s !== undefined && o !== undefined && s !== o) {
+      const pair = s * n + o;
+      const set = seen[r] as Set<number>;
+      if (!set.has(pair)) {
+        set.add(pair);
+        (subjects[r] as number[]).push(s);
+        (objects[r] as number[]).push(o);
+      }
+    }
+    if (++edgesSeen % 20_000 === 0) yield edgesSeen / total;
+  }
+  const display = spellings.map((m) => {
+    let best = "";
+    let count = -1;
+    for (const [name, c] of m) {
+      if (c > count) {
+        best = name;
+        count = c;
+      }
+    }
+    return best;
+  });
+  const factS = subjects.map((a) => Int32Array.from(a));
+  const factO = objects.map((a) => Int32Array.from(a));
+  yield 1;
+  // CSR: count, place, then sort each node's slice by (atom, neighbour).
+  const off = new Int32Array(n + 1);
+  for (let r = 0; r < keys.length; r++) {
+    const S = factS[r] as Int32Array;
+    const O = factO[r] as Int32Array;
+    for (let i = 0; i < S.length; i++) {
+      const s = (S[i] as number) + 1;
+      const o = (O[i] as number) + 1;
+      off[s] = (off[s] as number) + 1;
+      off[o] = (off[o] as number) + 1;
+    }
+  }
+  for (let u = 0; u < n; u++) off[u + 1] = (off[u + 1] as number) + (off[u] as number);
+  const m = off[n] as number;
+  const sortKey = new Float64Array(m);
+  const fill = off.slice(0, n);
+  for (let r = 0; r < keys.length; r++) {
+    const S = factS[r] as Int32Array;
+    const O = factO[r] as Int32Array;
+    for (let i = 0; i < S.length; i++) {
+      const s = S[i] as number;
+      const o = O[i] as number;
+      const at = fill[s] as number;
+      sortKey[at] = 2 * r * n + o;
+      fill[s] = at + 1;
+      const back = fill[o] as number;
+      sortKey[back] = (2 * r + 1) * n + s;
+      fill[o] = back + 1;
+    }
+  }
+  yield 1;
+  const atom = new Int32Array(m);
+  const nbr = new Int32Array(m);
+  for (let u = 0; u < n; u++) {
+    const lo = off[u] as number;
+    const hi = off[u + 1] as number;
+    if (hi - lo > 1) sortKey.subarray(lo, hi).sort();
+    for (let j = lo; j < hi; j++) {
+      const k = sortKey[j] as number;
+      const a = Math.floor(k / n);
+      atom[j] = a;
+      nbr[j] = k - a * n;
+    }
+    if (u % 20_000 === 0) yield 1;
+  }
+  return { n, ids, keys, display, factS, factO, off, atom, nbr, sortKey, fileType, fileTypes, numberOf, keyNumber, rules: [], signatureFeatures: [] };
+}
+
+/** First entry of node u with atom ≥ a. */
+function lowerAtom(ix: RulesIndex, u: number, a: number): number {
+  let lo = ix.off[u] as number;
+  let hi = ix.off[u + 1] as number;
+  const target = a * ix.n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((ix.sortKey[mid] as number) < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The entries of node u with atom a: [start, end). */
+function atomRange(ix: RulesIndex, u: number, a: number): [number, number] {
+  return [lowerAtom(ix, u, a), lowerAtom(ix, u, a + 1)];
+}
+
+function hasEntry(ix: RulesIndex, u: number, a: number, v: number): boolean {
+  let lo = ix.off[u] as number;
+  let hi = ix.off[u + 1] as number;
+  const target = a * ix.n + v;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const k = ix.sortKey[mid] as number;
+    if (k === target) return true;
+    if (k < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
+}
+
+const flip = (a: number): number => a ^ 1;
+
+/** Internal rule: atoms are CSR atoms seen from the earlier variable. */
+interface IntRule {
+  a1: number;
+  /** -1 for a length-1 rule. */
+  a2: number;
+}
+
+/** Does some kept rule's body hold from x to y? */
+function fires(ix: RulesIndex, x: number, y: number, rules: IntRule[]): boolean {
+  for (const { a1, a2 } of rules) {
+    if (a2 < 0) {
+      if (hasEntry(ix, x, a1, y)) return true;
+      continue;
+    }
+    const [s1, e1] = atomRange(ix, x, a1);
+    const [s2, e2] = atomRange(ix, y, flip(a2));
+    if (e1 - s1 <= e2 - s2) {
+      for (let i = s1; i < e1; i++) {
+        const z = ix.nbr[i] as number;
+        if (z !== y && hasEntry(ix, y, flip(a2), z)) return true;
+      }
+    } else {
+      for (let j = s2; j < e2; j++) {
+        const z = ix.nbr[j] as number;
+        if (z !== x && hasEntry(ix, x, a1, z)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+function atomText(ix: RulesIndex, a: number, from: string, to: string): string {
+  const name = ix.display[a >> 1] as string;
+  return a & 1 ? `${name}(${to},${from})` : `${name}(${from},${to})`;
+}
+
+function toRuleAtom(ix: RulesIndex, a: number): RuleAtom {
+  return { relation: ix.display[a >> 1] as string, inverse: (a & 1) === 1 };
+}
+
+interface Scratch {
+  stamp: Int32Array;
+  head: Int32Array;
+  next: Int32Array;
+  mark: Int32Array;
+  epoch: number;
+}
+
+function* mineRelationRules(
+  ix: RulesIndex,
+  r: number,
+  limits: MineLimits,
+  scratch: Scratch,
+  random: () => number,
+): Generator<number, { rules: PathRule[]; ints: IntRule[]; stats: RelationRuleStats }> {
+  const S = ix.factS[r] as Int32Array;
+  const O = ix.factO[r] as Int32Array;
+  const facts = S.length;
+  const headAtom = 2 * r;
+  const sample = stride(facts, limits.headSamples);
+  const sampled = sample.length < facts;
+  const A = 2 * ix.keys.length;
+  const counts = new Map<number, number>();
+  const lastSeen = new Map<number, number>();
+  const bump = (key: number, sampleNo: number) => {
+    if (lastSeen.get(key) === sampleNo) return;
+    lastSeen.set(key, sampleNo);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  };
+  for (let t = 0; t < sample.length; t++) {
+    const f = sample[t] as number;
+    const x = S[f] as number;
+    const y = O[f] as number;
+    // y's neighbours, chained per middle node z (entries seen from y).
+    const epoch = ++scratch.epoch;
+    for (let j = ix.off[y] as number; j < (ix.off[y + 1] as number); j++) {
+      const z = ix.nbr[j] as number;
+      if (scratch.stamp[z] !== epoch) {
+        scratch.stamp[z] = epoch;
+        scratch.head[z] = -1;
+      }
+      scratch.next[j] = scratch.head[z] as number;
+      scratch.head[z] = j;
+    }
+    let joined = 0;
+    for (let i = ix.off[x] as number; i < (ix.off[x + 1] as number) && joined < limits.maxJoinPerFact; i++) {
+      const z = ix.nbr[i] as number;
+      const a1 = ix.atom[i] as number;
+      if (z === y) {
+        if (a1 !== headAtom) bump(a1, t);
+        continue;
+      }
+      if (scratch.stamp[z] !== epoch) continue;
+      for (let j = scratch.head[z] as number; j >= 0; j = scratch.next[j] as number) {
+        bump(A + a1 * A + flip(ix.atom[j] as number), t);
+        joined++;
+      }
+    }
+    if (t % 25 === 24) yield 0;
+  }
+  const candidates = [...counts.entries()]
+    .filter(([, c]) => c >= limits.minSupport && c / sample.length >= limits.minHeadCoverage)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, limits.maxCandidatesPerRelation);
+  // Subjects of r, to estimate PCA body sizes.
+  const rSubjects = [...new Set(S)].sort((a, b) => a - b);
+  const kept: { rule: PathRule; int: IntRule }[] = [];
+  for (const [key, count] of candidates) {
+    const int: IntRule = key < A ? { a1: key, a2: -1 } : { a1: Math.floor((key - A) / A), a2: (key - A) % A };
+    const support = sampled ? (count * facts) / sample.length : count;
+    const domain = domainOf(ix, int.a1);
+    const bodySize = estimateBody(ix, int, domain, limits, scratch);
+    const pcaDomain = rSubjects.filter((x) => {
+      const [s1, e1] = atomRange(ix, x, int.a1);
+      return e1 > s1;
+    });
+    const pcaBodySize = estimateBody(ix, int, pcaDomain, limits, scratch);
+    const confidence = Math.min(1, support / Math.max(support, bodySize));
+    const pcaConfidence = Math.min(1, support / Math.max(support, pcaBodySize));
+    yield 0;
+    if (confidence < limits.minConfidence) continue;
+    const text =
+      int.a2 < 0
+        ? `${atomText(ix, int.a1, "x", "y")} ⇒ ${ix.display[r]}(x,y)`
+        : `${atomText(ix, int.a1, "x", "z")} ∧ ${atomText(ix, int.a2, "z", "y")} ⇒ ${ix.display[r]}(x,y)`;
+    const body = int.a2 < 0 ? [toRuleAtom(ix, int.a1)] : [toRuleAtom(ix, int.a1), toRuleAtom(ix, int.a2)];
+    kept.push({
+      rule: {
+        text,
+        head: ix.display[r] as string,
+        body,
+        support: Math.round(support),
+        headCoverage: support / facts,
+        confidence,
+        pcaConfidence,
+        sampled,
+      },
+      int,
+    });
+  }
+  kept.sort((a, b) => b.rule.confidence - a.rule.confidence || b.rule.support - a.rule.support);
+  const best = kept.slice(0, limits.maxRulesPerRelation);
+  const ints = best.map((k) => k.int);
+  // Leave-one-out recall and the random-object fire rate, on the same sampled facts.
+  let recalled = 0;
+  let randomFired = 0;
+  let randomTried = 0;
+  for (let t = 0; t < sample.length; t++) {
+    const f = sample[t] as number;
+    const x = S[f] as number;
+    if (ints.length > 0 && fires(ix, x, O[f] as number, ints)) recalled++;
+    const other = Math.floor(random() * ix.n);
+    if (other === x || hasEntry(ix, x, headAtom, other)) continue;
+    randomTried++;
+    if (ints.length > 0 && fires(ix, x, other, ints)) randomFired++;
+    if (t % 50 === 49) yield 0;
+  }
+  return {
+    rules: best.map((k) => k.rule),
+    ints,
+    stats: {
+      relation: ix.display[r] as string,
+      facts,
+      rules: best.length,
+      ruleRecall: sample.length ? recalled / sample.length : 0,
+      randomFireRate: randomTried ? randomFired / randomTried : 0,
+      sampledFacts: sample.length,
+    },
+  };
+}
+
+/** Nodes at which atom a starts (subjects of its relation for an out-atom, objects for an in-atom). */
+const domainCache = new WeakMap<RulesIndex, Map<number, number[]>>();
+function domainOf(ix: RulesIndex, a: number): number[] {
+  let cache = domainCache.get(ix);
+  if (!cache) domainCache.set(ix, (cache = new Map()));
+  let d = cache.get(a);
+  if (!d) {
+    const r = a >> 1;
+    const side = a & 1 ? ix.factO[r] : ix.factS[r];
+    d = [...new Set(side ?? [])].sort((p, q) => p - q);
+    cache.set(a, d);
+  }
+  return d;
+}
+
+/** |{(x, y): body(x, y), x ∈ domain}|, estimated from x values at an even stride over the domain. */
+function estimateBody(ix: RulesIndex, rule: IntRule, domain: number[], limits: MineLimits, scratch: Scratch): number {
+  if (domain.length === 0) return 0;
+  const picks = stride(domain.length, limits.bodySamples);
+  let total = 0;
+  for (const p of picks) {
+    const x = domain[p] as number;
+    const [s1, e1] = atomRange(ix, x, rule.a1);
+    if (rule.a2 < 0) {
+      total += e1 - s1; // distinct facts: one entry per distinct y
+      continue;
+    }
+    let paths = 0;
+    const ranges: [number, number][] = [];
+    for (let i = s1; i < e1; i++) {
+      const z = ix.nbr[i] as number;
+      const range = atomRange(ix, z, rule.a2);
+      ranges.push(range);
+      paths += range[1] - range[0];
+    }
+    if (paths > limits.maxBodyEnumeration) {
+      total += paths; // upper bound: lowers the confidence, never raises it
+      continue;
+    }
+    const epoch = ++scratch.epoch;
+    let distinct = 0;
+    for (const [lo, hi] of ranges) {
+      for (let j = lo; j < hi; j++) {
+        const y = ix.nbr[j] as number;
+        if (y === x || scratch.mark[y] === epoch) continue;
+        scratch.mark[y] = epoch;
+        distinct++;
+      }
+    }
+    total += distinct;
+  }
+  return (total / picks.length) * domain.length;
+}
+
+/** Share of nodes that must newly be covered for another signature feature to be worth listing. */
+const MIN_FEATURE_GAIN = 0.01;
+/** Distinctive: at least this share of the relation's nodes, and LIFT times the share among all nodes. */
+const MIN_FEATURE_SHARE = 0.05;
+const MIN_FEATURE_LIFT = 2;
+const SIGNATURE_SAMPLES = 1_000;
+
+interface Base {
+  /** Feature lists of the sampled nodes (atoms, then A + file type). */
+  features: Int32Array[];
+  count: Map<number, number>;
+}
+
+function featuresOf(ix: RulesIndex, u: number, ownAtom: number): Int32Array {
+  const out: number[] = [];
+  const lo = ix.off[u] as number;
+  const hi = ix.off[u + 1] as number;
+  for (let j = lo; j < hi; j++) {
+    const a = ix.atom[j] as number;
+    if (j > lo && ix.atom[j - 1] === a) continue;
+    // The judged edge is left out: "object of r" needs another r-edge.
+    if (a === ownAtom && !(j + 1 < hi && ix.atom[j + 1] === a)) continue;
+    out.push(a);
+  }
+  const t = ix.fileType[u] as number;
+  if (t >= 0) out.push(2 * ix.keys.length + t);
+  return Int32Array.from(out);
+}
+
+function buildBase(ix: RulesIndex, limits: MineLimits): Base {
+  const features = stride(ix.n, limits.baseSamples).map((u) => featuresOf(ix, u, -1));
+  const count = new Map<number, number>();
+  for (const list of features) for (const f of list) count.set(f, (count.get(f) ?? 0) + 1);
+  return { features, count };
+}
+
+function featureInfo(ix: RulesIndex, f: number, ownAtom: number): { feature: string; label: string } {
+  const A = 2 * ix.keys.length;
+  if (f >= A) {
+    const t = ix.fileTypes[f - A] as string;
+    return { feature: `type:${t}`, label: `file_type ${t}` };
+  }
+  const name = ix.display[f >> 1] as string;
+  const key = ix.keys[f >> 1] as string;
+  const another = f === ownAtom ? "another " : "";
+  return f & 1
+    ? { feature: `in:${key}`, label: `object of ${another}${name} edge` }
+    : { feature: `out:${key}`, label: `subject of ${another}${name} edge` };
+}
+
+function quantiles(values: number[]): number[] {
+  if (values.length === 0) return [];
+  const sorted = [...values].sort((a, b) => a - b);
+  return Array.from({ length: 11 }, (_, i) => sorted[Math.min(sorted.length - 1, Math.round((i / 10) * (sorted.length - 1)))] as number);
+}
+
+function sideSignature(ix: RulesIndex, ownAtom: number, base: Base, degree: Int32Array, limits: MineLimits): { side: SideSignature; ids: number[] } {
+  const nodes = domainOf(ix, ownAtom);
+  const picks = stride(nodes.length, SIGNATURE_SAMPLES).map((p) => nodes[p] as number);
+  const lists = picks.map((u) => featuresOf(ix, u, ownAtom));
+  const count = new Map<number, number>();
+  for (const list of lists) for (const f of list) count.set(f, (count.get(f) ?? 0) + 1);
+  const total = Math.max(1, lists.length);
+  const baseTotal = Math.max(1, base.features.length);
+  const baseShare = (f: number) => (base.count.get(f) ?? 0) / baseTotal;
+  const distinctive = new Set(
+    [...count.entries()]
+      .filter(([f, c]) => c / total >= MIN_FEATURE_SHARE && c / total >= MIN_FEATURE_LIFT * Math.max(baseShare(f), 1 / baseTotal))
+      .map(([f]) => f),
+  );
+  // Greedy cover: each next feature covers the most nodes not yet covered.
+  const covered = new Uint8Array(lists.length);
+  const chosen: number[] = [];
+  while (chosen.length < limits.maxSignatureFeatures && distinctive.size > 0) {
+    const gain = new Map<number, number>();
+    lists.forEach((list, i) => {
+      if (covered[i]) return;
+      for (const f of list) if (distinctive.has(f)) gain.set(f, (gain.get(f) ?? 0) + 1);
+    });
+    let best = -1;
+    let bestGain = 0;
+    for (const [f, g] of gain) {
+      if (g > bestGain || (g === bestGain && f < best)) {
+        best = f;
+        bestGain = g;
+      }
+    }
+    if (best < 0 || bestGain < Math.max(1, MIN_FEATURE_GAIN * lists.length)) break;
+    chosen.push(best);
+    distinctive.delete(best);
+    lists.forEach((list, i) => {
+      if (!covered[i] && list.includes(best)) covered[i] = 1;
+    });
+  }
+  const chosenSet = new Set(chosen);
+  const coveredCount = covered.reduce((a, b) => a + b, 0);
+  const baseCovered = base.features.filter((list) => list.some((f) => chosenSet.has(f))).length;
+  const side: SideSignature = {
+    nodes: nodes.length,
+    features: chosen.map((f) => ({ ...featureInfo(ix, f, ownAtom), share: (count.get(f) ?? 0) / total, baseShare: baseShare(f) })),
+    coverage: coveredCount / total,
+    baseCoverage: baseCovered / baseTotal,
+    degreeQuantiles: quantiles(nodes.map((u) => degree[u] as number)),
+  };
+  return { side, ids: chosen };
+}
+
+function relationSignature(ix: RulesIndex, r: number, base: Base, degree: Int32Array, community: (string | number | null)[] | null, limits: MineLimits): RelationSignature {
+  const S = ix.factS[r] as Int32Array;
+  const O = ix.factO[r] as Int32Array;
+  let sameCommunityShare: number | null = null;
+  if (community) {
+    const picks = stride(S.length, SIGNATURE_SAMPLES);
+    let same = 0;
+    let known = 0;
+    for (const f of picks) {
+      const a = community[S[f] as number] ?? null;
+      const b = community[O[f] as number] ?? null;
+      if (a === null || b === null) continue;
+      known++;
+      if (a === b) same++;
+    }
+    sameCommunityShare = known ? same / known : null;
+  }
+  const subject = sideSignature(ix, 2 * r, base, degree, limits);
+  const object = sideSignature(ix, 2 * r + 1, base, degree, limits);
+  ix.signatureFeatures[r] = { subject: subject.ids, object: object.ids };
+  return { relation: ix.display[r] as string, facts: S.length, subject: subject.side, object: object.side, sameCommunityShare };
+}
+
+/** A relation is functional when at most this share of its subjects has several objects. */
+const FUNCTIONAL_MULTI_SHARE = 0.1;
+const FUNCTIONAL_MIN_SUBJECTS = 5;
+
+function functionalStats(ix: RulesIndex, r: number): FunctionalStats {
+  const S = ix.factS[r] as Int32Array;
+  const O = ix.factO[r] as Int32Array;
+  const side = (values: Int32Array) => {
+    const per = new Map<number, number>();
+    for (const v of values) per.set(v, (per.get(v) ?? 0) + 1);
+    let multi = 0;
+    for (const c of per.values()) if (c > 1) multi++;
+    return { distinct: per.size, multiShare: per.size ? multi / per.size : 0 };
+  };
+  const subj = side(S);
+  const obj = side(O);
+  const facts = Math.max(1, S.length);
+  return {
+    relation: ix.display[r] as string,
+    facts: S.length,
+    subjects: subj.distinct,
+    objects: obj.distinct,
+    functionality: subj.distinct / facts,
+    inverseFunctionality: obj.distinct / facts,
+    multiObjectShare: subj.multiShare,
+    multiSubjectShare: obj.multiShare,
+    isFunctional: subj.distinct >= FUNCTIONAL_MIN_SUBJECTS && subj.multiShare <= FUNCTIONAL_MULTI_SHARE,
+    isInverseFunctional: obj.distinct >= FUNCTIONAL_MIN_SUBJECTS && obj.multiShare <= FUNCTIONAL_MULTI_SHARE,
+  };
+}
+
+function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, MinedGraphRules> {
+  const INDEX = 0.1;
+  const RULES = 0.8;
+  const build = buildIndex(graph);
+  let ix: RulesIndex;
+  for (;;) {
+    const next = build.next();
+    if (next.done) {
+      ix = next.value;
+      break;
+    }
+    yield next.value * INDEX;
+  }
+  const R = ix.keys.length;
+  const totalFacts = ix.factS.reduce((sum, a) => sum + a.length, 0);
+  const scratch: Scratch = {
+    stamp: new Int32Array(ix.n),
+    head: new Int32Array(ix.n),
+    next: new Int32Array(ix.atom.length),
+    mark: new Int32Array(ix.n),
+    epoch: 0,
+  };
+  const random = rng(limits.seed);
+  const rulesByHead = new Map<string, PathRule[]>();
+  const ruleStats = new Map<string, RelationRuleStats>();
+  let done = 0;
+  let ruleCount = 0;
+  for (let r = 0; r < R; r++) {
+    const share = (ix.factS[r] as Int32Array).length / Math.max(1, totalFacts);
+    const run = mineRelationRules(ix, r, limits, scratch, random);
+    let step = 0;
+    for (;;) {
+      const next = run.next();
+      if (next.done) {
+        rulesByHead.set(ix.keys[r] as string, next.value.rules);
+        ix.rules[r] = next.value.ints;
+        ruleStats.set(ix.keys[r] as string, next.value.stats);
+        ruleCount += next.value.rules.length;
+        break;
+      }
+      step++;
+      yield INDEX + (RULES - INDEX) * (done + share * Math.min(0.95, step / 40)) ;
+    }
+    done += share;
+    yield INDEX + (RULES - INDEX) * done;
+  }
+  const degree = new Int32Array(ix.n);
+  ix.ids.forEach((id, u) => (degree[u] = graph.degree(id)));
+  let hasCommunity = false;
+  const community = ix.ids.map((id) => {
+    const c = graph.nodes.get(id)?.community ?? null;
+    if (c !== null) hasCommunity = true;
+    return c;
+  });
+  const base = buildBase(ix, limits);
+  const signatures = new Map<string, RelationSignature>();
+  const functional = new Map<string, FunctionalStats>();
+  for (let r = 0; r < R; r++) {
+    signatures.set(ix.keys[r] as string, relationSignature(ix, r, base, degree, hasCommunity ? community : null, limits));
+    functional.set(ix.keys[r] as string, functionalStats(ix, r));
+    yield RULES + (1 - RULES) * ((r + 1) / R);
+  }
+  return {
+    rulesByHead,
+    ruleStats,
+    signatures,
+    functional,
+    stats: { nodes: ix.n, facts: totalFacts, relations: R, rules: ruleCount, ms: 0 },
+    limits,
+    index: ix,
+  };
+}

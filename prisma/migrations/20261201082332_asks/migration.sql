@@ -1,0 +1,40 @@
+-- CreateTable
+CREATE TABLE "Ask" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "graphId" TEXT NOT NULL,
+    "question" TEXT NOT NULL,
+    "graphVersion" INTEGER NOT NULL,
+    "provider" TEXT NOT NULL,
+    "model" TEXT NOT NULL,
+    "isLlm" BOOLEAN NOT NULL,
+    "status" TEXT NOT NULL,
+    "answers" TEXT,
+    "trace" TEXT,
+    "error" TEXT,
+    "totalMs" INTEGER,
+    "modelMs" INTEGER,
+    "toolMs" INTEGER,
+    "proposalId" TEXT,
+    "startedById" TEXT,
+    "startedByName" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "finishedAt" DATETIME,
+    CONSTRAINT "Ask_graphId_fkey" FOREIGN KEY ("graphId") REFERENCES "Graph" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "Ask_proposalId_fkey" FOREIGN KEY ("proposalId") REFERENCES "Proposal" ("id") ON DELETE SET NULL ON UPDATE CASCADE
+);
+
+-- AlterTable
+-- (Prisma would redefine the Graph table; migrations run in a transaction, where SQLite ignores
+-- PRAGMA foreign_keys=OFF, so DROP TABLE "Graph" would cascade-delete every graph's rows.
+-- ADD COLUMN with a constant default is equivalent and safe.)
+ALTER TABLE "Graph" ADD COLUMN "loopRetrieval" TEXT NOT NULL DEFAULT 'graphify_query';
+
+-- CreateIndex
+CREATE INDEX "Ask_graphId_createdAt_idx" ON "Ask"("graphId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Ask_proposalId_createdAt_idx" ON "Ask"("proposalId", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Ask_status_idx" ON "Ask"("status");
+
