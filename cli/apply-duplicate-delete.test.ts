@@ -71,7 +71,7 @@ describe("duplicate clean-up keeps one copy", () => {
     if (!action) return;
 
     const [review] = await reviewForGraph({ graph: "ohio", actions: [action] });
-    expect(review?.reasons.join(" ")).toContain("2 identical copies; the delete removes 1 and keeps 1");
+    expect(JSON.stringify(review)).toContain("2 identical copies; 1 removed, 1 kept");
     const proposalId = await createProposal({ graph: "ohio", baseVersion: version, source: "api", actions: [action], reviews: review ? [review] : [] });
     const result = await applyProposal({ proposalId, allowLowConfidence: true });
     expect(result.applied[0]?.summary).toMatch(/^removes 1 of 2 identical copies; 1 kept: Ohio River --follows course to--> Cincinnati/);

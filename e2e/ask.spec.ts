@@ -6,6 +6,7 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
+import { runQuestion, seedAppliedProposal } from "./review-helpers";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const artifacts = path.join(here, "artifacts");
@@ -30,6 +31,7 @@ test.describe.serial("ask the graph", () => {
     await page.waitForURL(new RegExp(`/graphs/${GRAPH}/ask$`));
     await expect(page.getByText("Nothing asked yet")).toBeVisible();
     await expect(page.getByTestId("ask-submit")).toBeDisabled();
+    await page.screenshot({ path: path.join(artifacts, "ask-empty.png") });
 
     await page.getByLabel("Question for the graph").fill("Which classes inherit from BaseClient?");
     await page.getByTestId("ask-submit").click();
@@ -59,7 +61,9 @@ test.describe.serial("ask the graph", () => {
     await expect(page.getByTestId("ask-subgraph")).toContainText("answer");
 
     await page.screenshot({ path: path.join(artifacts, "ask-desktop.png"), fullPage: true });
+    // As a phone opens it: the drawing is laid out for the narrow panel.
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
     await expect(canvas).toHaveAttribute("data-layout", "done");
     await page.screenshot({ path: path.join(artifacts, "ask-mobile.png"), fullPage: true });
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -89,5 +93,48 @@ test.describe.serial("ask the graph", () => {
     await recent.getByText("Which classes inherit from BaseClient?").click();
     await page.waitForURL(new RegExp(`/graphs/${GRAPH}/ask\\?ask=`));
     await expect(page.getByTestId("ask-result")).toHaveAttribute("data-status", "answered");
+  });
+
+  test("ask again on an applied proposal shows that the answer changed", async ({ page }) => {
+    const question = "Which classes inherit from BaseClient?";
+    const { proposal, version } = seedAppliedProposal(GRAPH, question, [{ type: "insert_edge", subject: "Response", relation: "inherits", object: "BaseClient" }]);
+    await page.goto(`/proposals/${proposal}`);
+    const panel = page.getByTestId("ask-again");
+    await expect(panel).toContainText(question);
+    await panel.getByTestId("ask-again-button").click();
+    const verdict = panel.getByTestId("ask-again-verdict");
+    await expect(verdict).toHaveAttribute("data-changed", "true");
+    await expect(verdict).toContainText("now also Response");
+    await expect(panel).toContainText(`Now (version ${version})`);
+    await expect(panel).toContainText(`Before (version ${version - 1})`);
+    await panel.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(artifacts, "ask-again.png"), fullPage: true });
+  });
+
+  test("the run page states the answer of the step judged answerable", async ({ page, request }) => {
+    const runId = await runQuestion(request, GRAPH, "What does Client inherit from?");
+    await page.goto(`/runs/${runId}`);
+    const answer = page.getByTestId("step-answer");
+    await expect(answer).toContainText("The graph's answer at step 1");
+    await expect(answer.getByTestId("ask-answer").first()).toContainText("BaseClient");
+    await expect(answer).toContainText("Heuristic Ask over the step's");
+    await page.screenshot({ path: path.join(artifacts, "run-step-answer.png") });
+  });
+
+  test("an admin switches the graph's loop to the planned retrieval on the Questions tab", async ({ page, request }) => {
+    await page.goto(`/graphs/${GRAPH}/questions`);
+    const settings = page.getByTestId("loop-settings");
+    await expect(settings.getByLabel(/Keyword query/)).toBeChecked();
+    await settings.getByLabel(/Planned retrieval/).check();
+    await expect
+      .poll(async () => ((await (await request.get(`/api/graphs/${GRAPH}/loop-settings`)).json()) as { step1Retrieval: string }).step1Retrieval)
+      .toBe("graph_rft_plan");
+    await page.reload();
+    await expect(page.getByTestId("loop-settings").getByLabel(/Planned retrieval/)).toBeChecked();
+    await page.screenshot({ path: path.join(artifacts, "ask-loop-setting.png") });
+
+    const runId = await runQuestion(request, GRAPH, "What does AsyncClient inherit from?");
+    const run = (await (await request.get(`/api/runs/${runId}`)).json()) as { stepRecords: { retrieval: { method: string } }[] };
+    expect(run.stepRecords[0]?.retrieval.method).toBe("graph_rft_plan");
   });
 });

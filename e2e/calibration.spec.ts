@@ -54,6 +54,12 @@ test.describe.serial("scores and decision statistics", () => {
     pendingId = ids[3] ?? "";
   });
 
+  // Later specs count the pending actions of the whole queue: leave none behind.
+  test.afterAll(async ({ request }) => {
+    const res = await request.post(`/api/proposals/${pendingId}/reject`, { data: { actions: [0, 1, 2], reason: "e2e clean-up" } });
+    expect(res.status(), await res.text()).toBe(200);
+  });
+
   test("before any decision: the score beside the label, and an empty state for the statistics", async ({ page }) => {
     const seen = watchPage(page);
     await page.goto(`/review?graph=${GRAPH}`);
@@ -130,7 +136,9 @@ test.describe.serial("scores and decision statistics", () => {
     await page.getByTestId("proposal-calibration").locator("summary").click();
     await expect(page.getByTestId("proposal-calibration").getByTestId("calibration-thresholds")).toContainText("the review's defaults");
     await page.setViewportSize({ width: 1440, height: 1600 });
-    await page.screenshot({ path: path.join(artifacts, "calibration-proposal.png"), fullPage: true });
+    await page.screenshot({ path: path.join(artifacts, "calibration-proposal.png") });
+    await card(page, 1).screenshot({ path: path.join(artifacts, "calibration-action-card.png") });
+    await page.getByTestId("proposal-calibration").screenshot({ path: path.join(artifacts, "calibration-proposal-panel.png") });
     expect(seen.errors).toEqual([]);
   });
 });

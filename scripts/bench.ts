@@ -10,6 +10,10 @@
  *   review   10 actions with text evidence on the MuSiQue bundle.
  *   loop     a full 4-step run with abduction and refinement on MetaQA (128k triples) with a model
  *            that answers instantly: the server's own time, persisted steps included.
+ *   rules    graph rules (path rules, signatures, functional relations) mined on FB15k-237: at
+ *            once, and in the background through the server cache (longest event-loop stall);
+ *            then predictEdge + signature + functional check for 10 actions: p50/p95.
+ *            `npm run bench -- --rules-only` runs this section alone (no database).
  *
  * `npm run bench -- --quick` uses MetaQA instead of FB15k-237 for a fast smoke run.
  * PostgreSQL: `REFINERY_BENCH_PG_URL=postgresql://postgres@127.0.0.1:5432/postgres npm run bench`
@@ -64,6 +68,10 @@ async function main(): Promise<void> {
   const childIndex = process.argv.indexOf("--child-import");
   if (childIndex >= 0) {
     await childImport(process.argv[childIndex + 1] as string, process.argv[childIndex + 2] as string);
+    return;
+  }
+  if (process.argv.includes("--rules-only")) {
+    await benchRules();
     return;
   }
   if (process.env.REFINERY_BENCH_PG_URL) {
@@ -136,6 +144,8 @@ async function main(): Promise<void> {
     await benchApply(name);
     await benchReview();
     await benchLoop();
+    await benchAsk();
+    await benchRules();
   } finally {
     await database.cleanup();
   }
@@ -230,6 +240,99 @@ async function benchLoop(): Promise<void> {
   }
   console.log(`loop: 4 steps + abduction + refinement on MetaQA, instant model, loop only: ${summarize(pure)}`);
   console.log(`loop: the same through the run service (steps and calls persisted): ${summarize(persisted)}  (target ≤ 300 ms)`);
+}
+
+/**
+ * Ask (Graph-RFT) on MetaQA: the heuristic planner, and a model that answers each turn at once
+ * with the protocol (plan, relation_search, neighbor_search per hop, answer), scripted from the
+ * heuristic's plan before the clock starts: the executor's own time.
+ */
+async function benchAsk(): Promise<void> {
+  const { loadGraph } = await import("../lib/server/graph-store");
+  const { runAsk, formatPlanStep } = await import("../lib/ask/run-ask");
+  const { planHeuristicAsk } = await import("../lib/ask/plan-heuristic-ask");
+  const { graph } = await loadGraph("metaqa");
+  const questions = fs
+    .readFileSync(path.join(data, "metaqa", "questions-2hop.jsonl"), "utf8")
+    .trim()
+    .split("\n")
+    .slice(0, 60)
+    .map((l) => (JSON.parse(l) as { question: string }).question.replace(/[[\]]/g, ""));
+  const heuristic: number[] = [];
+  const instant: number[] = [];
+  for (const [i, question] of questions.entries()) {
+    const t0 = performance.now();
+    await runAsk({ graph, question });
+    if (i >= 5) heuristic.push(performance.now() - t0);
+    const plan = planHeuristicAsk({ graph, question });
+    if (plan.steps.length === 0) continue;
+    const turns = [`<think>instant</think>\n<plan>\n${plan.steps.map(formatPlanStep).join("\n")}\n</plan>\n`];
+    for (const step of plan.steps) {
+      const head = "ref" in step.head ? step.head.ref : step.head.entity;
+      turns[turns.length - 1] += `<relation_search> ${head}, ${step.relation} </relation_search>`;
+      turns.push(`<neighbor_search> ${head}, ${step.relation} </neighbor_search>`, "");
+    }
+    turns[turns.length - 1] = "<answer>unknown</answer>";
+    let n = 0;
+    const model = { name: "replay", model: "instant", isLlm: true, complete: async () => ({ text: turns[n++] ?? "<answer>unknown</answer>" }) };
+    const t1 = performance.now();
+    const trace = await runAsk({ graph, question, provider: model });
+    if (i >= 5) instant.push(performance.now() - t1 - trace.timings.modelMs);
+    if (trace.status === "failed") throw new Error(`unexpected bench ask: ${trace.error?.message ?? ""}`);
+  }
+  console.log(`ask: heuristic planner on MetaQA 2-hop questions: ${summarize(heuristic)}`);
+  console.log(`ask: instant model speaking the protocol (2 hops, 4 tool calls), server time: ${summarize(instant)}  (target ≤ 200 ms)`);
+}
+
+/** Mining graph rules on FB15k-237 (MetaQA with --quick), then the per-action rule checks. */
+async function benchRules(): Promise<void> {
+  const zlib = await import("node:zlib");
+  const { parseTripleLines, parseTriples } = await import("../lib/import/parse-triples");
+  const { functionalConflict, mineGraphRules, predictEdge, relationSignatureFit } = await import("../lib/review/mine-graph-rules");
+  const { whenGraphRulesReady } = await import("../lib/server/graph-rules-cache");
+  const read = (file: string) => (file.endsWith(".gz") ? zlib.gunzipSync(fs.readFileSync(file)).toString("utf8") : fs.readFileSync(file, "utf8"));
+  const name = quick ? "MetaQA" : "FB15k-237";
+  const graph = parseTriples(read(quick ? path.join(data, "metaqa", "kb.txt") : path.join(data, "fb15k237", "train.tsv.gz")));
+  const rssBefore = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const rules = mineGraphRules({ graph });
+  const mineMs = performance.now() - t0;
+  console.log(
+    `rules: mine ${name} (${rules.stats.facts} facts, ${rules.stats.relations} relations) at once: ${(mineMs / 1000).toFixed(2)} s, ` +
+      `${rules.stats.rules} rules, memory +${((process.memoryUsage().rss - rssBefore) / 1e6).toFixed(0)} MB  (target ≤ 30 s)`,
+  );
+  // In the background through the server cache: how long does the event loop stall at worst?
+  let worst = 0;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 1);
+  const b0 = performance.now();
+  await whenGraphRulesReady({ graphId: "bench", version: 1, graph });
+  clearInterval(timer);
+  console.log(`rules: the same in the background (server cache, sliced): ${((performance.now() - b0) / 1000).toFixed(2)} s, longest event-loop stall ${worst.toFixed(1)} ms`);
+  // 10 actions: true held-out edges and the same subject and relation with another object.
+  const held = quick
+    ? [...graph.edges.values()].filter((_, i) => i % 997 === 0).map((e) => ({ subject: e.source, relation: e.relation, object: e.target }))
+    : parseTripleLines(read(path.join(data, "fb15k237", "test.tsv.gz"))).filter((t) => graph.nodes.has(t.subject) && graph.nodes.has(t.object));
+  const ids = [...graph.nodes.keys()];
+  const samples: number[] = [];
+  for (let round = 0; round < 50; round++) {
+    const actions = Array.from({ length: 10 }, (_, i) => {
+      const t = held[(round * 1009 + i * 7919) % held.length] as { subject: string; relation: string; object: string };
+      return i % 2 === 0 ? t : { ...t, object: ids[(round * 31 + i * 104729) % ids.length] as string };
+    });
+    const t1 = performance.now();
+    for (const a of actions) {
+      predictEdge({ rules, graph, ...a });
+      relationSignatureFit({ rules, graph, ...a });
+      functionalConflict({ rules, graph, ...a });
+    }
+    if (round >= 5) samples.push(performance.now() - t1);
+  }
+  console.log(`rules: predictEdge + signature + functional check for 10 actions on ${name}: ${summarize(samples)}  (part of the review's 100 ms)`);
 }
 
 main().catch((error: unknown) => {

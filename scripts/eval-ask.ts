@@ -98,19 +98,23 @@ interface Score {
   correctViaCorpus: number;
   failed: number;
   ms: number[];
+  /** Per case: [first answer right, a gold answer among the answers]. */
+  cases: Array<[boolean, boolean]>;
 }
 
 function scoreTrace(trace: AskTrace, gold: string[], s: Score): void {
   const g = new Set(gold.map(norm));
   s.n++;
   const first = trace.answers[0];
-  if (first && g.has(norm(first.label))) {
+  const hit = first !== undefined && g.has(norm(first.label));
+  if (hit) {
     s.hits1++;
     if (first.via === "corpus") s.correctViaCorpus++;
   }
   const got = new Set(trace.answers.map((a) => norm(a.label)));
   let found = 0;
   for (const x of g) if (got.has(x)) found++;
+  s.cases.push([hit, found > 0]);
   s.recall += g.size ? found / g.size : 0;
   if (trace.answers.length) s.answered++;
   if (first?.via === "corpus") s.viaCorpus++;
@@ -119,7 +123,7 @@ function scoreTrace(trace: AskTrace, gold: string[], s: Score): void {
 }
 
 function newScore(): Score {
-  return { n: 0, hits1: 0, recall: 0, answered: 0, viaCorpus: 0, correctViaCorpus: 0, failed: 0, ms: [] };
+  return { n: 0, hits1: 0, recall: 0, answered: 0, viaCorpus: 0, correctViaCorpus: 0, failed: 0, ms: [], cases: [] };
 }
 
 async function evaluate(graph: KnowledgeGraph, cases: Case[], provider: AskModel | undefined, documents: CorpusDocument[] | undefined, corpusFallback: boolean): Promise<Score> {
@@ -132,6 +136,15 @@ async function evaluate(graph: KnowledgeGraph, cases: Case[], provider: AskModel
 }
 
 const rows: string[] = [];
+const recovered: string[] = [];
+
+/** Of the questions the graph alone got wrong, how many the corpus fallback answers. */
+function recoveryLine(what: string, off: Score, on: Score): string {
+  const missed = off.cases.map(([hit], i) => (hit ? -1 : i)).filter((i) => i >= 0);
+  const first = missed.filter((i) => on.cases[i]?.[0]).length;
+  const among = missed.filter((i) => on.cases[i]?.[1]).length;
+  return `${what}: the graph alone missed ${missed.length}; the corpus fallback answers ${first} of them first-ranked and has the gold answer among its answers for ${among}`;
+}
 function row(dataset: string, provider: string, graphName: string, fallback: string, s: Score): void {
   const sorted = [...s.ms].sort((a, b) => a - b);
   const p50 = sorted[Math.floor(sorted.length / 2)] ?? 0;
@@ -189,21 +202,33 @@ async function main(): Promise<void> {
     const partial = parseBundle({ corpus: read("corpus.jsonl"), triples: { name: "triples.jsonl", text: keptTriples } });
     const full: Case[] = bundle.questions.map((q) => ({ question: q.question, answers: q.answers ?? [] }));
     const firstHops: Case[] = bundle.questions.flatMap((q) => {
-      const hop = (q.hops?.[0] ?? null) as { question?: unknown; answer?: unknown } | null;
-      return hop && typeof hop.question === "string" && typeof hop.answer === "string" ? [{ question: hop.question, answers: [hop.answer] }] : [];
+      const hop: unknown = q.hops?.[0];
+      if (typeof hop !== "object" || hop === null || !("question" in hop) || !("answer" in hop)) return [];
+      return typeof hop.question === "string" && typeof hop.answer === "string" ? [{ question: hop.question, answers: [hop.answer] }] : [];
     });
     for (const [label, cases] of [["MuSiQue first hops", firstHops], ["MuSiQue questions", full]] as const) {
       for (const p of list) {
         for (const [graphName, g] of [["full", bundle.graph], [`${Math.round(dropShare * 100)}% removed`, partial.graph]] as const) {
-          row(label, p.name, graphName, "off", await evaluate(g, cases, p.model, bundle.documents, false));
-          row(label, p.name, graphName, "on", await evaluate(g, cases, p.model, bundle.documents, true));
+          const off = await evaluate(g, cases, p.model, bundle.documents, false);
+          const on = await evaluate(g, cases, p.model, bundle.documents, true);
+          row(label, p.name, graphName, "off", off);
+          row(label, p.name, graphName, "on", on);
+          recovered.push(recoveryLine(`${label}, ${p.name}, ${graphName}`, off, on));
         }
       }
     }
   }
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+function printRecovery(): void {
+  if (recovered.length === 0) return;
+  console.log("");
+  for (const line of recovered) console.log(line);
+}
+
+main()
+  .then(printRecovery)
+  .catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });

@@ -224,6 +224,13 @@ function httpx(n = 30): EvalSet {
 // ---------------------------------------------------------------------------------------------
 // Scoring
 
+/**
+ * Not target sets: musique-hard's made-up objects are named in the subject's own passage, and
+ * some of them are true (a passage often states several objects); shown for what co-mention and
+ * a stated-looking sentence are worth, not used to choose thresholds.
+ */
+const DIAGNOSTIC_SETS: ReadonlySet<string> = new Set(["musique-hard"]);
+
 const LABEL_SCORE: Record<Confidence, number> = { HIGH: 1, MEDIUM: 0.5, LOW: 0 };
 
 function run(set: EvalSet, rules: MinedGraphRules | null): Scored[] {
@@ -292,6 +299,20 @@ function printSet(name: string, rows: Scored[], show: number): Metrics {
   console.log(
     `\nROC AUC ${a.toFixed(3)}; true HIGH|MEDIUM ${pct(m.trueHM)} ${mark(m.trueHM >= 0.9)} (≥ 90%); made-up LOW ${pct(m.fakeLow)} ${mark(m.fakeLow >= 0.95)} (≥ 95%); HIGH precision ${pct(m.highPrecision)} ${mark(Number.isNaN(m.highPrecision) || m.highPrecision >= 0.97)} (≥ 97%)`,
   );
+  if (process.argv.includes("--signals")) {
+    // Which evidence the reviews rested on: the first signal of each kind's summary, shortened.
+    const groups = new Map<string, { true: number; fake: number }>();
+    for (const r of rows) {
+      const kinds = (r.review.signals ?? [])
+        .filter((x) => x.contribution !== 0 || x.kind === "text")
+        .map((x) => `${x.kind}${x.contribution > 0 ? "+" : x.contribution < 0 ? "-" : "0"}:${x.summary.replace(/"[^"]*"/g, "…").replace(/musique-p\d+|\d+/g, "#").slice(0, 48)}`);
+      const k = kinds.join(" | ") || "(none)";
+      const g = groups.get(k) ?? { true: 0, fake: 0 };
+      g[r.truth ? "true" : "fake"]++;
+      groups.set(k, g);
+    }
+    for (const [k, g] of [...groups].sort((a, b) => b[1].true + b[1].fake - a[1].true - a[1].fake).slice(0, 25)) console.log(`  ${String(g.true).padStart(3)} true ${String(g.fake).padStart(3)} made-up  ${k}`);
+  }
   if (show > 0) {
     const misses = rows.filter((r) => (r.truth ? r.label === "LOW" : r.label !== "LOW"));
     for (const r of misses.slice(0, show)) {
@@ -304,40 +325,44 @@ function printSet(name: string, rows: Scored[], show: number): Metrics {
 }
 
 /**
- * A sweep over (high, medium) on the mix of all sets, each set weighted equally: the pair that
- * meets the targets on the most sets, then the smallest worst shortfall, then the most summed
- * slack over the targets (so a tie does not go to the first pair tried). Printed, not applied:
- * the defaults in lib/review/score-action.ts are set from it by hand.
+ * A sweep over (high, medium) on the mix of all sets, each set weighted equally: the pairs that
+ * meet the targets on the most sets with the smallest worst shortfall form a plateau; the
+ * proposal is its middle (the median medium, then the median high among those), so it does not
+ * sit on the edge where one more review flips a label. Printed, not applied: the defaults in
+ * lib/review/score-action.ts are set from it by hand.
  */
 function fit(results: ReadonlyMap<string, Scored[]>): void {
-  let best: { t: LabelThresholds; met: number; worst: number; slack: number; per: string } | null = null;
+  const grid: Array<{ t: LabelThresholds; met: number; worst: number; per: string }> = [];
   for (let medium = 0.3; medium <= 0.701; medium += 0.02) {
     for (let high = medium + 0.04; high <= 0.961; high += 0.02) {
       const t = { high: Math.round(high * 100) / 100, medium: Math.round(medium * 100) / 100 };
       let met = 0;
       let worst = 0;
-      let slack = 0;
       const per: string[] = [];
       for (const [name, rows] of results) {
-        const relabelled = rows.map((r) => ({ truth: r.truth, label: relabel(r, t) }));
-        const m = metrics(relabelled);
+        const m = metrics(rows.map((r) => ({ truth: r.truth, label: relabel(r, t) })));
         const hp = Number.isNaN(m.highPrecision) ? 1 : m.highPrecision;
         const short = Math.max(0, 0.9 - m.trueHM) + Math.max(0, 0.95 - m.fakeLow) + Math.max(0, 0.97 - hp);
         if (short === 0) met++;
         worst = Math.max(worst, short);
-        slack += m.trueHM - 0.9 + (m.fakeLow - 0.95) + (hp - 0.97) + 0.1 * (m.table.true.HIGH / Math.max(1, m.table.true.HIGH + m.table.true.MEDIUM + m.table.true.LOW));
         per.push(`${name} ${pct(m.trueHM)}/${pct(m.fakeLow)}/${pct(m.highPrecision)}`);
       }
-      const better =
-        !best || met > best.met || (met === best.met && (worst < best.worst - 1e-9 || (Math.abs(worst - best.worst) <= 1e-9 && slack > best.slack + 1e-9)));
-      if (better) best = { t, met, worst, slack, per: per.join("; ") };
+      grid.push({ t, met, worst, per: per.join("; ") });
     }
   }
-  if (best) {
-    console.log(
-      `\nthreshold sweep (mix of ${results.size} sets; per set true HIGH|MEDIUM / made-up LOW / HIGH precision): high ${best.t.high}, medium ${best.t.medium} meets the targets on ${best.met} of ${results.size} sets (worst shortfall ${best.worst.toFixed(3)}): ${best.per}`,
-    );
-  }
+  const bestMet = Math.max(...grid.map((g) => g.met));
+  const bestWorst = Math.min(...grid.filter((g) => g.met === bestMet).map((g) => g.worst));
+  const plateau = grid.filter((g) => g.met === bestMet && g.worst <= bestWorst + 1e-9);
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] as number;
+  const medium = median(plateau.map((g) => g.t.medium));
+  const atMedium = plateau.filter((g) => g.t.medium === medium);
+  const high = median(atMedium.map((g) => g.t.high));
+  const chosen = atMedium.find((g) => g.t.high === high) ?? plateau[0];
+  if (!chosen) return;
+  const range = (xs: number[]) => `${Math.min(...xs)}–${Math.max(...xs)}`;
+  console.log(
+    `\nthreshold sweep (mix of ${results.size} sets; per set true HIGH|MEDIUM / made-up LOW / HIGH precision): ${plateau.length} pairs meet the targets on ${bestMet} of ${results.size} sets (worst shortfall ${bestWorst.toFixed(3)}), medium ${range(plateau.map((g) => g.t.medium))}, high ${range(plateau.map((g) => g.t.high))}; middle: high ${chosen.t.high}, medium ${chosen.t.medium}: ${chosen.per}`,
+  );
 }
 
 /** The label a review would get under other thresholds: the same gates, from its signals. */
@@ -372,10 +397,10 @@ function main(): void {
     const rows = run(set, rules);
     printSet(set.name, rows, show);
     console.log(`(rules mined in ${(mined / 1000).toFixed(1)} s; ${rows.length} reviews in ${((performance.now() - t1) / 1000).toFixed(1)} s)`);
-    results.set(set.name, rows);
+    if (!DIAGNOSTIC_SETS.has(set.name)) results.set(set.name, rows);
   }
   const all = [...results.values()].flat();
-  printSet("all sets together", all, 0);
+  if (all.length > 0) printSet(`all target sets together (${[...results.keys()].join(", ")})`, all, 0);
   if (args.includes("--fit")) fit(results);
   console.log(`\n${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -20,6 +20,7 @@ async function main(): Promise<void> {
   let earlyExits = 0;
   let withActions = 0;
   let actions = 0;
+  const byType: Record<string, number> = {};
   const started = performance.now();
   for (const q of bundle.questions) {
     const trace = await runHopLoop({ graph: bundle.graph, question: q.question, queryId: q.id ?? "", provider, loadDocuments });
@@ -35,13 +36,14 @@ async function main(): Promise<void> {
     if (trace.earlyExit) earlyExits++;
     if (trace.actions.length > 0) withActions++;
     actions += trace.actions.length;
+    for (const a of trace.actions) byType[a.type] = (byType[a.type] ?? 0) + 1;
   }
   const n = bundle.questions.length;
   console.log(`MuSiQue, ${n} questions, heuristic provider (not an LLM), ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   console.log("| step | runs reaching it | judged Yes here | gold answer in retrieved triples |");
   console.log("|---|---|---|---|");
   for (let i = 0; i < 4; i++) console.log(`| ${i + 1} | ${reached[i]} | ${yesAt[i]} | ${goldAt[i]} of ${reached[i]} |`);
-  console.log(`\nnever answerable within 4 steps: ${neverYes}; early exits (Yes at step 1): ${earlyExits}; runs with proposed actions: ${withActions} (${actions} actions)`);
+  console.log(`\nnever answerable within 4 steps: ${neverYes}; early exits (Yes at step 1): ${earlyExits}; runs with proposed actions: ${withActions} (${actions} actions: ${Object.entries(byType).map(([t, n]) => `${n} ${t}`).join(", ") || "none"})`);
 }
 
 main().catch((error: unknown) => {

@@ -13,7 +13,14 @@ export function AskPlanTree({ trace }: { trace: AskTrace }) {
   // Roots: steps nothing else builds on (normally just the last one).
   const roots = trace.plan.filter((s) => !used.has(s.id));
   if (trace.plan.length === 0) {
-    return <p className="muted small">{trace.planText.trim() ? "The plan could not be read:" : "No plan was written."}</p>;
+    const searchedCorpus = trace.calls.some((c) => c.tool === "web_search");
+    return (
+      <p className="muted small" data-testid="ask-no-plan">
+        {trace.planText.trim() && trace.isLlm !== false
+          ? "The plan could not be read as sub-problems; it is shown as written below."
+          : `No sub-problem over the graph${trace.think.trim() ? `: ${trace.think.trim().replace(/^\[[^\]]*\]\s*/, "").replace(/\.$/, "")}` : ""}${searchedCorpus ? "; the corpus was searched instead" : ""}.`}
+      </p>
+    );
   }
   return (
     <ul className="plan-tree" data-testid="ask-plan">

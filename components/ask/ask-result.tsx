@@ -78,12 +78,14 @@ export function AskResult({ ask }: { ask: AskDetails }) {
             </h3>
             <AskToolCalls calls={trace.calls} />
           </section>
-          <section className="card ask-card ask-card--wide" aria-labelledby="subgraph-title">
-            <h3 id="subgraph-title" className="sr-only">
-              Subgraph used
-            </h3>
-            <AskSubgraph trace={trace} />
-          </section>
+          {trace.subgraph.length > 0 ? (
+            <section className="card ask-card ask-card--wide" aria-labelledby="subgraph-title">
+              <h3 id="subgraph-title" className="sr-only">
+                Subgraph used
+              </h3>
+              <AskSubgraph trace={trace} />
+            </section>
+          ) : null}
           {passages.length > 0 ? (
             <section className="card ask-card ask-card--wide" aria-labelledby="passages-title">
               <h3 id="passages-title" className="card__title">

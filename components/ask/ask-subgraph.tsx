@@ -59,7 +59,7 @@ export function AskSubgraph({ trace }: { trace: AskTrace }) {
           <span className="legend__item muted">arrow = subject → object</span>
         </span>
       </div>
-      <div className="subgraph__stage ask-subgraph__stage">
+      <div className={graph.nodes.length <= 8 ? "subgraph__stage ask-subgraph__stage ask-subgraph__stage--small" : "subgraph__stage ask-subgraph__stage"}>
         <GraphCanvas
           nodes={graph.nodes}
           edges={graph.edges}

@@ -38,9 +38,10 @@ function ToolResult({ call }: { call: AskToolCall }) {
     return (
       <ul className="chips tool-call__chips">
         {relations.slice(0, SHOWN).map((r) => (
-          <li key={r.relation} className="chip">
+          // A relation of h that does not fit r at all is listed (the seed lists h's top 15) but dimmed.
+          <li key={r.relation} className={r.score > 0 ? "chip" : "chip chip--dim"} title={r.score > 0 ? `relevance ${r.score.toFixed(2)}` : "does not match the relation asked for"}>
             <span className="chip__label mono">{r.relation}</span>
-            <span className="chip__meta">{r.score.toFixed(2)}</span>
+            {r.score > 0 ? <span className="chip__meta">{r.score.toFixed(2)}</span> : null}
           </li>
         ))}
         {relations.length > SHOWN ? <li className="muted small">… {relations.length - SHOWN} more</li> : null}
@@ -60,14 +61,18 @@ function ToolResult({ call }: { call: AskToolCall }) {
   }
   const passages = call.passages ?? [];
   if (passages.length === 0) return <p className="muted small">No passage of the corpus matches.</p>;
+  // The quotes themselves are in the Corpus passages section: here only which documents matched.
   return (
-    <ul className="passage-quotes">
-      {passages.slice(0, 3).map((p) => (
-        <li key={`${p.origin}:${p.docId}`}>
-          <PassageQuote passage={p} />
-        </li>
+    <p className="small tool-call__entities">
+      {passages.length === 1 ? "1 passage: " : `${passages.length} passages: `}
+      {passages.map((p, i) => (
+        <span key={`${p.origin}:${p.docId}`}>
+          {i > 0 ? ", " : null}
+          <span className="mono">[{p.docId}]</span>
+        </span>
       ))}
-    </ul>
+      <span className="muted"> (quoted below)</span>
+    </p>
   );
 }
 

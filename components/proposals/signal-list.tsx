@@ -57,7 +57,11 @@ export function SignalList({ graph, signals, evidence }: { graph: string; signal
             <div className="signal__body">
               <span className="signal__summary">
                 {s.summary}
-                {s.strong ? (
+                {s.strong && s.contribution < 0 ? (
+                  <span className="signal__positive signal__positive--against" title="Strong evidence against: it keeps the action from HIGH whatever else speaks for it">
+                    strong evidence against
+                  </span>
+                ) : s.contribution <= 0 ? null : s.strong ? (
                   <span className="signal__positive" title="States or strongly predicts the fact: what HIGH needs">
                     strong evidence
                   </span>

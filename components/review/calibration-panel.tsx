@@ -97,8 +97,9 @@ function Refit({ calibration, isAdmin }: { calibration: GraphCalibration; isAdmi
         <div className="row calibration__buttons">
           <button
             type="button"
-            className="button button--small button--primary"
+            className={proposed && !isCurrent ? "button button--small button--primary" : "button button--small"}
             disabled={!proposed || isCurrent || update.isPending}
+            title={!proposed ? refit.reason : isCurrent ? "these thresholds are already in use" : `set ${fmt(proposed)} for reviews of ${calibration.graph} from now on`}
             onClick={() => proposed && once(() => update.mutateAsync({ action: "refit", expected: proposed }))}
             data-testid="calibration-apply"
           >

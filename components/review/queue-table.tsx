@@ -57,7 +57,9 @@ const QueueRowView = memo(function QueueRowView({ row, stats, actor, isSelected,
             <span className="queue-row__signals small" data-testid="row-signals">
               {row.signals.map((s, i) => (
                 <span key={i} className={`queue-signal queue-signal--${s.contribution >= 0 ? "pos" : "neg"}`} title={s.summary}>
-                  <span className="mono">{formatContribution(s.contribution)}</span> {s.kind}: {s.summary}
+                  <span className="mono">{formatContribution(s.contribution)}</span> {s.kind}
+                  {/* The verdict usually quotes the strongest signal already: its text is not repeated. */}
+                  {row.verdict.includes(s.summary) ? null : <span className="queue-signal__summary">: {s.summary}</span>}
                 </span>
               ))}
             </span>

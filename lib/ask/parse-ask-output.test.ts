@@ -14,6 +14,10 @@ John Krasinski starred in, then the directors of those movies. I will call <neig
 <relation_information>starred_actors, directed_by</relation_information>
 <answer>Sam Mendes</answer>`;
 
+function errorOf(r: { ok: true } | { ok: false; error: string }): string {
+  return r.ok ? "(parsed)" : r.error;
+}
+
 describe("parseAskTurn", () => {
   it("reads think, plan and the first action; what the model invents after it is not the action", () => {
     const r = parseAskTurn(FIRST_TURN, { needPlan: true });
@@ -51,8 +55,8 @@ describe("parseAskTurn", () => {
   });
 
   it("rejects broken output with a reason", () => {
-    expect(parseAskTurn("I think the answer is Sam Mendes.", { needPlan: false })).toEqual({ ok: false, error: expect.stringContaining("no tool call") });
-    expect(parseAskTurn("<relation_search> John Krasinski </relation_search>", { needPlan: false })).toEqual({ ok: false, error: expect.stringContaining('needs "h, r"') });
+    expect(errorOf(parseAskTurn("I think the answer is Sam Mendes.", { needPlan: false }))).toContain("no tool call");
+    expect(errorOf(parseAskTurn("<relation_search> John Krasinski </relation_search>", { needPlan: false }))).toContain('needs "h, r"');
     expect(parseAskTurn("<relation_search> X, r </relation_search>", { needPlan: true })).toEqual({ ok: false, error: "no <plan>…</plan> before the first tool call" });
     expect(parseAskTurn("<answer>  </answer>", { needPlan: false })).toEqual({ ok: false, error: "the <answer> is empty" });
     expect(parseAskTurn("<think>hmm <plan>Ans1 = SearchKG(t=x | h=y, r=z)</plan> <answer>a</answer>", { needPlan: true })).toEqual({ ok: false, error: "<think> is not closed with </think>" });
@@ -82,8 +86,8 @@ Ans5 = Negation(Ans1, Ans2)`);
 
   it("rejects forward references, unknown functions and empty plans", () => {
     expect(parsePlan("Ans1 = SearchKG(t=x | h=Ans2, r=y)")).toEqual({ ok: false, error: "plan line 1: Ans1 uses Ans2 before it is defined" });
-    expect(parsePlan("Ans1 = Lookup(x)")).toEqual({ ok: false, error: expect.stringContaining("unknown function") });
-    expect(parsePlan("first find the films")).toEqual({ ok: false, error: expect.stringContaining("no step") });
+    expect(errorOf(parsePlan("Ans1 = Lookup(x)"))).toContain("unknown function");
+    expect(errorOf(parsePlan("first find the films"))).toContain("no step");
     expect(parsePlan("Ans1 = SearchKG(t=x | h=a, r=b)\nAns1 = SearchKG(t=x | h=a, r=b)")).toEqual({ ok: false, error: "plan line 2: Ans1 is defined twice" });
   });
 });

@@ -362,6 +362,31 @@ describe("refinement", () => {
     expect(text).toContain('- delete_edge("Ohio River", "forms northern borders of", "West Virginia"): duplicate clean-up: stored 2 times; removes the 1 extra copy and keeps 1');
   });
 
+  it("deletes a conflicting value only when no passage of any copy names it: Kenji Fujimori's two parents stay", () => {
+    // The real passage and its triples: "born to" looks one-valued, but the passage names both parents.
+    const lines = (name: string, key: "id" | "source") =>
+      readData("musique", name).split("\n").filter((l) => l.includes(`"${key}": "musique-p0210"`)).join("\n");
+    const bundle = (extra: string) =>
+      parseBundle({ corpus: { name: "corpus.jsonl", text: lines("corpus.jsonl", "id") }, triples: { name: "triples.jsonl", text: lines("triples.jsonl", "source") + extra } });
+    const question = "Who was Kenji Fujimori born to?";
+    const run = (b: ReturnType<typeof bundle>) => {
+      const triples = edgesAsTriples(b.graph, (t) => t.subject === "Kenji Fujimori");
+      return planRefinements({ graph: b.graph, question, triples, documents: b.documents, maxActions: 10 });
+    };
+    const real = bundle("");
+    expect(edgesAsTriples(real.graph, (t) => t.relation === "born to").map((t) => t.object)).toEqual(["Alberto Fujimori", "Susana Higuchi"]);
+    expect(run(real).actions.filter((a) => a.type === "delete_edge")).toEqual([]);
+    // A value the passage never names, cited to that passage (a made-up extraction), is proposed for deletion, with why.
+    const made = bundle('\n{"subject": "Kenji Fujimori", "relation": "born to", "object": "Juana Castro", "source": "musique-p0210"}');
+    const { actions, notes } = run(made);
+    const deletes = actions.filter((a) => a.type === "delete_edge");
+    expect(deletes).toEqual([{ type: "delete_edge", subject: "Kenji Fujimori", relation: "born to", object: "Juana Castro" }]);
+    expect(notes.get(deletes[0]!)).toContain('musique-p0210 (every passage of the 1 copy of this edge, title included) never names "Juana Castro"');
+    // Without the passage at hand nothing is deleted: unread is not unstated.
+    const triples = edgesAsTriples(made.graph, (t) => t.subject === "Kenji Fujimori");
+    expect(proposeRefinements({ graph: made.graph, question, triples, documents: [], maxActions: 10 }).filter((a) => a.type === "delete_edge")).toEqual([]);
+  });
+
   it("merges a name spelt two ways into the higher-degree node, with names the resolver maps back and the reason", () => {
     const graph = musique.graph;
     const question = "Who is the wife of Kim Jong-chul?";

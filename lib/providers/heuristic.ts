@@ -29,6 +29,7 @@ export {
   findDuplicateCandidates,
   findDuplicateEdges,
   findDuplicatePairs,
+  isFunctionalRelation,
 } from "./heuristic/abduce";
 export { findNearDuplicates, nameFor, type NearDuplicate } from "./heuristic/graph-index";
 export { judgeAnswerable, type JudgeOptions, type JudgeVerdict } from "./heuristic/judge";

@@ -3,14 +3,15 @@
  * entities already retrieved, ranked by relevance to the question and capped. Works from the
  * adjacency index only, so its cost is the entities' degree, never the graph's size.
  *
- * Ranking: an edge scores `focus × (1 + RELATION_SCALE × relation relevance)`, plus a bonus when
- * it reaches a question entity. Relation relevance comes from the relation ranker
+ * Ranking: an edge scores `focus × (1 + RELATION_SCALE × relation relevance + label relevance of
+ * the endpoint it adds)`, plus a bonus when it reaches another question entity. Relation relevance comes from the relation ranker
  * (rank-relations.ts) over the question's words outside its entity mentions, so a title word
  * ("Fall", "Together") neither asks for a relation nor drags its namesake in. `focus` is how
  * close the edge is to what the question names: 1 at a question entity (`findQuestionEntities`:
  * longest exact mentions first), NEAR_FOCUS one edge away, FAR_FOCUS elsewhere — without it, a
  * year or genre reached by the first step ("2004") floods the cap with its thousands of
- * equally relevant edges. A question that names no node keeps the old label-word relevance.
+ * equally relevant edges. Label relevance counts only the words outside the mentions ("send",
+ * "request" in "how does Client send a request"; not "Fear" for "Cradle of Fear").
  */
 import type { GraphEdge, KnowledgeGraph, Triple } from "../graph/model";
 import { edgeOrdinal, getQueryIndex, isHub, labelRelevance, nodeEntry, prepareTerms, questionFocus, questionTerms } from "./query-graph";
@@ -47,7 +48,10 @@ interface Candidate {
 export function expandHops({ graph, entities, question, hops = 1, cap, exclude }: ExpandHopsOptions): ExpandHopsResult {
   const index = getQueryIndex(graph);
   const { anchors, relationText } = questionFocus(graph, question);
-  const terms = anchors.size === 0 ? prepareTerms(index, questionTerms(question)) : [];
+  // Label words count outside the entity mentions only: "Fear" is not evidence for "Cradle of Fear".
+  const terms = prepareTerms(index, questionTerms(anchors.size === 0 ? question : relationText));
+  // The most any endpoint's label can add: every term matching exactly.
+  const maxLabel = terms.reduce((sum, t) => sum + Math.max(t.idf, t.variantIdf) * t.weight, 0);
   const ranker = getRelationRanker(graph);
   const near = new Set<string>();
   for (const id of anchors) {
@@ -108,11 +112,11 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
         let otherScore = labelScore.get(other);
         const entry = nodeEntry(index, other);
         if (otherScore === undefined) {
-          // With question entities known, only reaching one of them counts; otherwise label words.
-          otherScore = anchors.size > 0 ? (anchors.has(other) && !anchors.has(id) ? ANCHOR_BONUS : 0) : labelRelevance(entry, terms);
+          otherScore = labelRelevance(entry, terms);
           labelScore.set(other, otherScore);
         }
-        const relevance = Math.max(focus(id), focus(other)) * (1 + RELATION_SCALE * rel) + otherScore;
+        const reachesAnchor = anchors.has(other) && !anchors.has(id) ? ANCHOR_BONUS : 0;
+        const relevance = Math.max(focus(id), focus(other)) * (1 + RELATION_SCALE * rel + otherScore) + reachesAnchor;
         const newDegree = entry?.degree ?? 0;
         const worst = best.length >= cap ? best[best.length - 1] : undefined;
         // Most candidates of a hub lose to the current worst: skip them before allocating.
@@ -134,12 +138,12 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
       // Exact pruning: the best an edge of this node can score, given its relation. Groups come
       // most relevant first, so the first group that cannot beat the current worst ends the node.
       const reach = anchors.size === 0 ? Infinity : anchors.has(id) || near.has(id) ? 1 : NEAR_FOCUS;
-      const bonus = anchors.size === 0 || near.has(id) ? ANCHOR_BONUS : 0;
+      const bonus = near.has(id) ? ANCHOR_BONUS : 0;
       for (const group of relationGroups(graph, id, relationOf)) {
         if (spent >= HUB_EDGE_BUDGET && best.length >= cap) break;
         const worst = best.length >= cap ? best[best.length - 1] : undefined;
         const relation = group[0]?.relation;
-        if (worst && relation !== undefined && reach * (1 + RELATION_SCALE * relationOf(relation)) + bonus < worst.relevance) break;
+        if (worst && relation !== undefined && reach * (1 + RELATION_SCALE * relationOf(relation) + maxLabel) + bonus < worst.relevance) break;
         for (const edge of group) {
           if (spent >= HUB_EDGE_BUDGET && best.length >= cap) break;
           visitEdge(edge);

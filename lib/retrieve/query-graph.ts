@@ -18,6 +18,7 @@
 import type { GraphEdge, GraphNode, KnowledgeGraph, Triple } from "../graph/model";
 import { stripCallSuffix, tokenize } from "../graph/normalize";
 import { identifierWords } from "../graph/resolve-name";
+import { getHeuristicIndex } from "../providers/heuristic/graph-index";
 import { findQuestionEntities } from "../providers/heuristic/question-entities";
 import { getRelationRanker } from "./rank-relations";
 
@@ -82,6 +83,7 @@ const GENERIC = new Set(
 const GENERIC_WEIGHT = 0.2;
 /** The relation ranker's score (about 1 per question word met) on the scale of one label-word idf. */
 const RELATION_SCALE = 4;
+const ANCHOR_RELEVANCE = 0;
 
 /** Question words that ask about one kind of edge; traversal keeps to it when the graph has it. */
 const TRAVERSAL_WORDS: Record<string, readonly string[]> = {};
@@ -201,6 +203,10 @@ export function getQueryIndex(graph: KnowledgeGraph): QueryIndex {
   if (cached && cached.signature === signatureOf(graph)) return cached;
   const built = buildIndex(graph);
   indexes.set(graph, built);
+  // Part of retrieval's one-time cost: the mention index that finds the question's entities
+  // (`questionFocus`) and the relation ranker's statistics.
+  getHeuristicIndex(graph);
+  getRelationRanker(graph);
   return built;
 }
 
@@ -490,6 +496,22 @@ export function queryGraph({
   }
   for (const s of picked) if (seeds.length < maxSeeds + anchors.size && !seeds.some((x) => x.id === s.id)) seeds.push(s);
   const seedIds = new Set(seeds.map((s) => s.id));
+  // A seed whose words all lie inside a question entity's name ("Fear" in "Cradle of Fear") is
+  // a substring match: traversed, but its edges do not rank as a seed's.
+  const anchorWords = [...anchors].map((id) => new Set(tokenize(graph.getNode(id)?.label ?? "")));
+  // So is a proper name the question does not write as one ("Fall" for "fall under", "50 First
+  // Dates" for "release dates"); lower-case labels (code identifiers, tags) need no capitals.
+  const subsumed = new Set(
+    seeds
+      .filter((s) => !anchors.has(s.id))
+      .filter((s) => {
+        const words = tokenize(s.label);
+        if (words.length > 0 && anchorWords.some((set) => set.size > words.length && words.every((w) => set.has(w)))) return true;
+        return /\p{Lu}/u.test(s.label) && !question.includes(s.label.trim());
+      })
+      .map((s) => s.id),
+  );
+  const isSeedEnd = (id: string, depth: number) => depth === 0 && !subsumed.has(id);
   const ranker = getRelationRanker(graph);
 
   const restrict = new Set<string>();
@@ -517,9 +539,9 @@ export function queryGraph({
     ranked.push({
       edge: e,
       kind: restrict.size > 0 && edgeHasKind(e, restrict) ? 1 : 0,
-      anchorTouch: (anchors.has(e.source) ? 1 : 0) + (!loop && anchors.has(e.target) ? 1 : 0),
-      seedTouch: (vs.depth === 0 ? 1 : 0) + (!loop && vt.depth === 0 ? 1 : 0),
-      relevance: rel + vs.relevance + (loop ? 0 : vt.relevance),
+      seedTouch: (isSeedEnd(e.source, vs.depth) ? 1 : 0) + (!loop && isSeedEnd(e.target, vt.depth) ? 1 : 0),
+      // An entity the question names is worth one relation word more than a label-word seed.
+      relevance: rel + vs.relevance + (loop ? 0 : vt.relevance) + ANCHOR_RELEVANCE * ((anchors.has(e.source) ? 1 : 0) + (!loop && anchors.has(e.target) ? 1 : 0)),
       dist: Math.min(vs.depth, vt.depth),
       ord: edgeOrdinal(e.key),
     });
@@ -641,8 +663,7 @@ interface RankedEdge {
   edge: GraphEdge;
   /** 1 when the question asked for this kind of edge ("calls", "imports"). */
   kind: number;
-  /** Endpoints that are entities the question names (its mentions, not label-word seeds). */
-  anchorTouch: number;
+  /** Seed endpoints, not counting seeds subsumed by a longer mention. */
   seedTouch: number;
   relevance: number;
   dist: number;
@@ -652,7 +673,6 @@ interface RankedEdge {
 function compareRanked(a: RankedEdge, b: RankedEdge): number {
   return (
     b.kind - a.kind ||
-    b.anchorTouch - a.anchorTouch ||
     b.seedTouch - a.seedTouch ||
     b.relevance - a.relevance ||
     a.dist - b.dist ||

@@ -12,7 +12,8 @@
  *
  * A relation's words are its name split at `_ / . -` and camel case, plus the words of its
  * description (relation2text.txt) at a lower weight. A question word meets a relation word:
- *   exact or same stem ("starred" ~ `starred_actors`, "directed" ~ "director")   1.0
+ *   exact ("starred" ~ `starred_actors`)                                         1.0
+ *   same stem ("directed" ~ "director", "stars" ~ "starred")                     0.9
  *   lexicon: a synonym or derivationally related form of either side           0.8
  *            ("director" → "direct" ~ `directed_by`, "acted" → "actor")
  *   lexicon: a near hypernym of the question word ("screenwriter" → "writer")    0.6
@@ -186,15 +187,19 @@ interface Meeting {
 }
 
 const DESCRIPTION_WEIGHT = 0.8;
+/** Same stem, different word ("director" ~ `directed_by`): a little less than the word itself. */
+const STEM_STRENGTH = 0.9;
 const LEXICON_STRENGTH = 0.8;
 const HYPERNYM_STRENGTH = 0.6;
-const SIBLING_STRENGTH = 0.5;
+/** Below the judge's "asks for a relation" bar: co-hyponyms ("film", "release": both a "product") are weak evidence. */
+const SIBLING_STRENGTH = 0.4;
 /** A wh-word's answer type met by a relation, relative to a content word. */
 const CUE_STRENGTH = 0.5;
 /** Hypernyms of a question word close enough to stand for it ("screenwriter" → "writer"). */
 const NEAR_HYPERNYMS = 2;
 const EMBEDDING_WEIGHT = 1;
 const TEXT_CACHE_MAX = 512;
+const SCORE_ALL_BELOW = 400;
 const NUMERIC = /^(\d{3,4}|\d{4}-\d{2}(-\d{2})?|\d+(\.\d+)?)$/;
 
 function buildRanker(graph: KnowledgeGraph, options: RelationRankerOptions & { lexicon: Lexicon | null }): RelationRanker {
@@ -235,12 +240,65 @@ function buildRanker(graph: KnowledgeGraph, options: RelationRankerOptions & { l
     return Math.log(1 + total / n) / Math.log(1 + total);
   };
 
+  // Relation words by stem, sorted, so ranking over all relations only scores the relations
+  // whose words a question word's forms can meet (MuSiQue has thousands of free-text relations).
+  const byStem = new Map<string, Set<string>>();
+  for (const r of allRelations) {
+    for (const w of profile(r).words.keys()) {
+      const st = stemWord(w);
+      let set = byStem.get(st);
+      if (!set) byStem.set(st, (set = new Set()));
+      set.add(r);
+    }
+  }
+  const stems = [...byStem.keys()].sort();
+  const agentOrNumeric = allRelations.filter((r) => profile(r).isAgent || profile(r).numericObjects >= 0.5);
+  // Below this many relations scoring them all is cheaper than the index, and exact (the index
+  // finds relations through the question word's own forms, not through the relation word's).
+  const candidatesFor = (text: string): string[] => {
+    if ((embeddings && !namesOnly) || allRelations.length <= SCORE_ALL_BELOW) return allRelations;
+    const { words, cues } = termsOf(text);
+    const out = new Set<string>();
+    const addStem = (st: string) => {
+      for (const r of byStem.get(st) ?? []) out.add(r);
+    };
+    for (const q of words) {
+      for (const f of formsOf(q)) {
+        const st = f.stem;
+        // Stems the form begins with…
+        for (let k = 3; k <= st.length; k++) {
+          const prefix = st.slice(0, k);
+          if (byStem.has(prefix) && stemsMeet(prefix, st)) addStem(prefix);
+        }
+        // …and stems that begin with the form.
+        let lo = 0;
+        let hi = stems.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if ((stems[mid] ?? "") < st) lo = mid + 1;
+          else hi = mid;
+        }
+        for (let i = lo; i < stems.length && (stems[i] ?? "").startsWith(st); i++) {
+          const other = stems[i] ?? "";
+          if (stemsMeet(st, other)) addStem(other);
+        }
+      }
+      if (termsOf(text).timeWords.has(q)) for (const r of agentOrNumeric) out.add(r);
+    }
+    if (cues.length > 0) {
+      for (const r of agentOrNumeric) out.add(r);
+      // Relations that name a person or place by a word of that kind: checked per relation word.
+      if (lexicon?.kinds && !namesOnly) for (const r of allRelations) if (cues.some((c) => answersCue(c, profile(r)))) out.add(r);
+    }
+    return [...out];
+  };
+
   /** Question word → its forms with the strength and kind of each (cached). */
   const formsCache = new Map<string, { form: string; stem: string; strength: number; via: MatchVia }[]>();
   const formsOf = (word: string) => {
     let forms = formsCache.get(word);
     if (forms) return forms;
-    forms = [{ form: word, stem: stemWord(word), strength: 1, via: "stem" as MatchVia }];
+    forms = [{ form: word, stem: stemWord(word), strength: STEM_STRENGTH, via: "stem" as MatchVia }];
     if (lexicon && !namesOnly) {
       // Single words only: the parts of "writing style" (a sense of "genre") are not its synonyms.
       for (const r of lexicon.related(word)) {
@@ -379,7 +437,7 @@ function buildRanker(graph: KnowledgeGraph, options: RelationRankerOptions & { l
     explain: (text, relation) => evaluate(text, relation, true).matches,
     rank(text, relations, limit = 15) {
       const out: RankedRelation[] = [];
-      for (const relation of relations ?? allRelations) {
+      for (const relation of relations ?? candidatesFor(text)) {
         const { score, matches } = evaluate(text, relation, true);
         if (score > 0) out.push({ relation, score, matches });
       }

@@ -68,11 +68,13 @@ describe("countries_S1: locatedIn edges removed from the graph", () => {
         for (const path of top?.paths ?? []) expectStoredPath(graph, path, t.subject, t.object);
         expect(p.summary).toContain("predict");
         expect(p.best).toBeGreaterThan(0.3);
+        expect(p.likelihoodRatio).toBeGreaterThan(10);
       }
       // A real region, but not this country's.
       const wrong = regions.find((r) => r !== t.object && !graph.outEdges(t.subject).some((e) => e.target === r)) as string;
       const q = predictEdge({ rules, graph, subject: t.subject, relation: t.relation, object: wrong });
       if (q.firing.length > 0) wrongPredicted++;
+      else expect(q.likelihoodRatio).toBeLessThan(0.5);
     }
     expect(predicted).toBeGreaterThanOrEqual(22);
     expect(wrongPredicted).toBeLessThanOrEqual(4);

@@ -16,7 +16,10 @@
  *       the aggregate (best confidence, noisy-or). The fact being judged — every stored copy of
  *       (subject, relation, object), plus `excludeEdgeKeys` — is never part of its own evidence.
  *       `relationStats` says how often rules fire for true edges of this relation vs random
- *       objects (measured at mining, leave-one-out), so "no rule fires" can be weighed.
+ *       objects (measured at mining, leave-one-out), so "no rule fires" can be weighed;
+ *       `likelihoodRatio` is P(outcome | true) / P(outcome | random) for this outcome (a rule this
+ *       confident fires / none fires), measured on the same samples.
+ *       Paths are read from the mined index (parallel copies merged; labels from `graph`).
  *   relationSignatureFit({ rules, graph, subject, relation, object, excludeEdgeKeys? }): SignatureFit
  *       How well the subject fits the relation's usual subjects and the object its usual objects
  *       (node kinds: graphify file_type, else which relations a node is subject/object of), with
@@ -49,8 +52,9 @@
  *   best `maxRulesPerRelation` by confidence.
  * - Per relation, on the sampled head facts: `ruleRecall` = share of true facts for which some
  *   kept rule fires without the fact itself, `randomFireRate` = the same for the fact's subject
- *   with a random node as object (seeded, deterministic). Their ratio is what "a rule fires" or
- *   "no rule fires" is worth on this graph — measured, not a constant.
+ *   with a random node as object (seeded, deterministic), and the best firing confidence of each.
+ *   Their ratio is what "a rule fires" or "no rule fires" is worth on this graph — measured, not
+ *   a constant.
  * - Signatures: a node's features are its file_type and the (relation, direction) pairs it takes
  *   part in. For each relation and side, up to `maxSignatureFeatures` distinctive features
  *   (share among the relation's subjects/objects ≥ 5% and at least twice the share among all
@@ -75,13 +79,13 @@ export interface MineLimits {
   maxJoinPerFact: number;
   /** Distinct y counted exactly per sampled x up to this many paths (default 4,000). */
   maxBodyEnumeration: number;
-  /** Candidate bodies per relation whose confidence is estimated (best by sample support; default 60). */
+  /** Candidate bodies per relation whose confidence is estimated (best by sample support; default 120). */
   maxCandidatesPerRelation: number;
-  /** Kept rules per head relation (default 25). */
+  /** Kept rules per head relation (default 50). */
   maxRulesPerRelation: number;
   /** Minimum sampled head facts a body must predict (default 2). */
   minSupport: number;
-  /** Minimum standard confidence (default 0.02). */
+  /** Minimum standard confidence (default 0.01: weak rules are kept, each is weighed by its confidence). */
   minConfidence: number;
   /** Minimum head coverage (default 0.01). */
   minHeadCoverage: number;
@@ -98,10 +102,10 @@ export const DEFAULT_MINE_LIMITS: Readonly<MineLimits> = Object.freeze({
   bodySamples: 120,
   maxJoinPerFact: 20_000,
   maxBodyEnumeration: 4_000,
-  maxCandidatesPerRelation: 60,
-  maxRulesPerRelation: 25,
+  maxCandidatesPerRelation: 120,
+  maxRulesPerRelation: 50,
   minSupport: 2,
-  minConfidence: 0.02,
+  minConfidence: 0.01,
   minHeadCoverage: 0.01,
   maxSignatureFeatures: 6,
   baseSamples: 3_000,
@@ -149,8 +153,14 @@ export interface RelationRuleStats {
   ruleRecall: number;
   /** Share of (subject, random node) pairs for which some kept rule fires. */
   randomFireRate: number;
-  /** Sampled facts behind the two shares. */
+  /** Sampled facts behind ruleRecall. */
   sampledFacts: number;
+  /** Random objects behind randomFireRate. */
+  randomSamples: number;
+  /** Per sampled true fact, the best confidence among rules that fire (0: none), ascending. */
+  bestConfidenceTrue: number[];
+  /** The same for the random objects. */
+  bestConfidenceRandom: number[];
 }
 
 export interface EdgePrediction {
@@ -161,6 +171,12 @@ export interface EdgePrediction {
   best: number;
   /** 1 − Π(1 − confidence) over firing rules (rules overlap: an optimistic aggregate). */
   noisyOr: number;
+  /**
+   * P(outcome | a true edge) / P(outcome | a random object), measured at mining on this
+   * relation's sampled facts (add-½ smoothed). Outcome: "the best firing rule has confidence ≥
+   * `best`", or "no rule fires". 1 when the relation has no rules.
+   */
+  likelihoodRatio: number;
   /** null when the relation is not in the mined graph. */
   relationStats: RelationRuleStats | null;
   summary: string;
@@ -317,7 +333,7 @@ export function createGraphRulesMiner({ graph, limits }: { graph: KnowledgeGraph
             out = next.value;
             break;
           }
-          progress = Math.min(0.99, next.value);
+          progress = Math.max(progress, Math.min(0.99, next.value));
           if (performance.now() >= end) break;
         }
       } finally {
@@ -386,7 +402,25 @@ export function predictEdge({
   firing.sort((a, b) => b.rule.confidence - a.rule.confidence || b.rule.support - a.rule.support);
   const best = firing[0]?.rule.confidence ?? 0;
   const noisyOr = 1 - firing.reduce((p, f) => p * (1 - f.rule.confidence), 1);
-  return { relation: name, firing, best, noisyOr, relationStats, summary: predictionSummary(name, firing, relationStats, headRules.length) };
+  let likelihoodRatio = 1;
+  if (relationStats && headRules.length > 0) {
+    // P(best ≥ this | true) / P(best ≥ this | random) when a rule fires, P(none | ·) otherwise:
+    // a weak rule that fires for random pairs too earns little, a strong one a lot.
+    const share = (values: number[]) => {
+      const n = firing.length > 0 ? values.filter((c) => c >= best).length : values.filter((c) => c === 0).length;
+      return (n + 0.5) / (values.length + 1);
+    };
+    likelihoodRatio = share(relationStats.bestConfidenceTrue) / share(relationStats.bestConfidenceRandom);
+  }
+  return {
+    relation: name,
+    firing,
+    best,
+    noisyOr,
+    likelihoodRatio,
+    relationStats,
+    summary: predictionSummary(name, firing, relationStats, headRules.length),
+  };
 }
 
 export function relationSignatureFit({ rules, graph, subject, relation, object }: PairQuery): SignatureFit {
@@ -749,7 +783,7 @@ function* buildIndex(graph: KnowledgeGraph): Generator<number, RulesIndex> {
         (objects[r] as number[]).push(o);
       }
     }
-    if (++edgesSeen % 20_000 === 0) yield edgesSeen / total;
+    if (++edgesSeen % 2_000 === 0) yield edgesSeen / total;
   }
   const display = spellings.map((m) => {
     let best = "";
@@ -776,6 +810,7 @@ function* buildIndex(graph: KnowledgeGraph): Generator<number, RulesIndex> {
       off[s] = (off[s] as number) + 1;
       off[o] = (off[o] as number) + 1;
     }
+    if (r % 20 === 19) yield 1;
   }
   for (let u = 0; u < n; u++) off[u + 1] = (off[u + 1] as number) + (off[u] as number);
   const m = off[n] as number;
@@ -794,6 +829,7 @@ function* buildIndex(graph: KnowledgeGraph): Generator<number, RulesIndex> {
       sortKey[back] = (2 * r + 1) * n + s;
       fill[o] = back + 1;
     }
+    if (r % 20 === 19) yield 1;
   }
   yield 1;
   const atom = new Int32Array(m);
@@ -808,7 +844,7 @@ function* buildIndex(graph: KnowledgeGraph): Generator<number, RulesIndex> {
       atom[j] = a;
       nbr[j] = k - a * n;
     }
-    if (u % 20_000 === 0) yield 1;
+    if (u % 2_000 === 1_999) yield 1;
   }
   return { n, ids, keys, display, factS, factO, off, atom, nbr, sortKey, fileType, fileTypes, numberOf, keyNumber, rules: [], signatureFeatures: [] };
 }
@@ -854,25 +890,27 @@ interface IntRule {
   a2: number;
 }
 
-/** Does some kept rule's body hold from x to y? */
-function fires(ix: RulesIndex, x: number, y: number, rules: IntRule[]): boolean {
-  for (const { a1, a2 } of rules) {
-    if (a2 < 0) {
-      if (hasEntry(ix, x, a1, y)) return true;
-      continue;
+/** The first kept rule (best confidence first) whose body holds from x to y, or -1. */
+function firstFiring(ix: RulesIndex, x: number, y: number, rules: IntRule[]): number {
+  for (let k = 0; k < rules.length; k++) {
+    if (fires(ix, x, y, rules[k] as IntRule)) return k;
+  }
+  return -1;
+}
+
+function fires(ix: RulesIndex, x: number, y: number, { a1, a2 }: IntRule): boolean {
+  if (a2 < 0) return hasEntry(ix, x, a1, y);
+  const [s1, e1] = atomRange(ix, x, a1);
+  const [s2, e2] = atomRange(ix, y, flip(a2));
+  if (e1 - s1 <= e2 - s2) {
+    for (let i = s1; i < e1; i++) {
+      const z = ix.nbr[i] as number;
+      if (z !== y && hasEntry(ix, y, flip(a2), z)) return true;
     }
-    const [s1, e1] = atomRange(ix, x, a1);
-    const [s2, e2] = atomRange(ix, y, flip(a2));
-    if (e1 - s1 <= e2 - s2) {
-      for (let i = s1; i < e1; i++) {
-        const z = ix.nbr[i] as number;
-        if (z !== y && hasEntry(ix, y, flip(a2), z)) return true;
-      }
-    } else {
-      for (let j = s2; j < e2; j++) {
-        const z = ix.nbr[j] as number;
-        if (z !== x && hasEntry(ix, x, a1, z)) return true;
-      }
+  } else {
+    for (let j = s2; j < e2; j++) {
+      const z = ix.nbr[j] as number;
+      if (z !== x && hasEntry(ix, x, a1, z)) return true;
     }
   }
   return false;
@@ -991,19 +1029,26 @@ function* mineRelationRules(
   const best = kept.slice(0, limits.maxRulesPerRelation);
   const ints = best.map((k) => k.int);
   // Leave-one-out recall and the random-object fire rate, on the same sampled facts.
-  let recalled = 0;
-  let randomFired = 0;
-  let randomTried = 0;
+  const bestTrue: number[] = [];
+  const bestRandom: number[] = [];
+  const bestOf = (x: number, y: number) => {
+    const k = ints.length > 0 ? firstFiring(ix, x, y, ints) : -1;
+    return k < 0 ? 0 : (best[k] as { rule: PathRule }).rule.confidence;
+  };
   for (let t = 0; t < sample.length; t++) {
     const f = sample[t] as number;
     const x = S[f] as number;
-    if (ints.length > 0 && fires(ix, x, O[f] as number, ints)) recalled++;
+    bestTrue.push(bestOf(x, O[f] as number));
     const other = Math.floor(random() * ix.n);
-    if (other === x || hasEntry(ix, x, headAtom, other)) continue;
-    randomTried++;
-    if (ints.length > 0 && fires(ix, x, other, ints)) randomFired++;
     if (t % 50 === 49) yield 0;
+    if (other === x || hasEntry(ix, x, headAtom, other)) continue;
+    bestRandom.push(bestOf(x, other));
   }
+  bestTrue.sort((a, b) => a - b);
+  bestRandom.sort((a, b) => a - b);
+  const recalled = bestTrue.filter((c) => c > 0).length;
+  const randomFired = bestRandom.filter((c) => c > 0).length;
+  const randomTried = bestRandom.length;
   return {
     rules: best.map((k) => k.rule),
     ints,
@@ -1014,6 +1059,9 @@ function* mineRelationRules(
       ruleRecall: sample.length ? recalled / sample.length : 0,
       randomFireRate: randomTried ? randomFired / randomTried : 0,
       sampledFacts: sample.length,
+      randomSamples: randomTried,
+      bestConfidenceTrue: bestTrue,
+      bestConfidenceRandom: bestRandom,
     },
   };
 }
@@ -1022,7 +1070,7 @@ function* mineRelationRules(
 const domainCache = new WeakMap<RulesIndex, Map<number, number[]>>();
 function domainOf(ix: RulesIndex, a: number): number[] {
   let cache = domainCache.get(ix);
-  if (!cache) domainCache.set(ix, (cache = new Map()));
+  if (!cache) domainCache.set(ix, (cache = new Map<number, number[]>()));
   let d = cache.get(a);
   if (!d) {
     const r = a >> 1;
@@ -1080,9 +1128,10 @@ const MIN_FEATURE_LIFT = 2;
 const SIGNATURE_SAMPLES = 1_000;
 
 interface Base {
-  /** Feature lists of the sampled nodes (atoms, then A + file type). */
-  features: Int32Array[];
-  count: Map<number, number>;
+  /** Sampled nodes. */
+  size: number;
+  /** Feature (atom, or A + file type) → the sampled nodes (by position) that have it. */
+  holders: Map<number, number[]>;
 }
 
 function featuresOf(ix: RulesIndex, u: number, ownAtom: number): Int32Array {
@@ -1101,11 +1150,18 @@ function featuresOf(ix: RulesIndex, u: number, ownAtom: number): Int32Array {
   return Int32Array.from(out);
 }
 
-function buildBase(ix: RulesIndex, limits: MineLimits): Base {
-  const features = stride(ix.n, limits.baseSamples).map((u) => featuresOf(ix, u, -1));
-  const count = new Map<number, number>();
-  for (const list of features) for (const f of list) count.set(f, (count.get(f) ?? 0) + 1);
-  return { features, count };
+function* buildBase(ix: RulesIndex, limits: MineLimits): Generator<number, Base> {
+  const holders = new Map<number, number[]>();
+  const picks = stride(ix.n, limits.baseSamples);
+  picks.forEach((u, i) => {
+    for (const f of featuresOf(ix, u, -1)) {
+      const list = holders.get(f);
+      if (list) list.push(i);
+      else holders.set(f, [i]);
+    }
+  });
+  yield 0;
+  return { size: picks.length, holders };
 }
 
 function featureInfo(ix: RulesIndex, f: number, ownAtom: number): { feature: string; label: string } {
@@ -1135,8 +1191,8 @@ function sideSignature(ix: RulesIndex, ownAtom: number, base: Base, degree: Int3
   const count = new Map<number, number>();
   for (const list of lists) for (const f of list) count.set(f, (count.get(f) ?? 0) + 1);
   const total = Math.max(1, lists.length);
-  const baseTotal = Math.max(1, base.features.length);
-  const baseShare = (f: number) => (base.count.get(f) ?? 0) / baseTotal;
+  const baseTotal = Math.max(1, base.size);
+  const baseShare = (f: number) => (base.holders.get(f)?.length ?? 0) / baseTotal;
   const distinctive = new Set(
     [...count.entries()]
       .filter(([f, c]) => c / total >= MIN_FEATURE_SHARE && c / total >= MIN_FEATURE_LIFT * Math.max(baseShare(f), 1 / baseTotal))
@@ -1166,9 +1222,10 @@ function sideSignature(ix: RulesIndex, ownAtom: number, base: Base, degree: Int3
       if (!covered[i] && list.includes(best)) covered[i] = 1;
     });
   }
-  const chosenSet = new Set(chosen);
   const coveredCount = covered.reduce((a, b) => a + b, 0);
-  const baseCovered = base.features.filter((list) => list.some((f) => chosenSet.has(f))).length;
+  const baseHit = new Set<number>();
+  for (const f of chosen) for (const i of base.holders.get(f) ?? []) baseHit.add(i);
+  const baseCovered = baseHit.size;
   const side: SideSignature = {
     nodes: nodes.length,
     features: chosen.map((f) => ({ ...featureInfo(ix, f, ownAtom), share: (count.get(f) ?? 0) / total, baseShare: baseShare(f) })),
@@ -1179,7 +1236,14 @@ function sideSignature(ix: RulesIndex, ownAtom: number, base: Base, degree: Int3
   return { side, ids: chosen };
 }
 
-function relationSignature(ix: RulesIndex, r: number, base: Base, degree: Int32Array, community: (string | number | null)[] | null, limits: MineLimits): RelationSignature {
+function* relationSignature(
+  ix: RulesIndex,
+  r: number,
+  base: Base,
+  degree: Int32Array,
+  community: (string | number | null)[] | null,
+  limits: MineLimits,
+): Generator<number, RelationSignature> {
   const S = ix.factS[r] as Int32Array;
   const O = ix.factO[r] as Int32Array;
   let sameCommunityShare: number | null = null;
@@ -1197,6 +1261,7 @@ function relationSignature(ix: RulesIndex, r: number, base: Base, degree: Int32A
     sameCommunityShare = known ? same / known : null;
   }
   const subject = sideSignature(ix, 2 * r, base, degree, limits);
+  yield 0;
   const object = sideSignature(ix, 2 * r + 1, base, degree, limits);
   ix.signatureFeatures[r] = { subject: subject.ids, object: object.ids };
   return { relation: ix.display[r] as string, facts: S.length, subject: subject.side, object: object.side, sameCommunityShare };
@@ -1274,7 +1339,7 @@ function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, Min
         break;
       }
       step++;
-      yield INDEX + (RULES - INDEX) * (done + share * Math.min(0.95, step / 40)) ;
+      yield INDEX + (RULES - INDEX) * (done + share * Math.min(0.95, step / 40));
     }
     done += share;
     yield INDEX + (RULES - INDEX) * done;
@@ -1287,14 +1352,25 @@ function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, Min
     if (c !== null) hasCommunity = true;
     return c;
   });
-  const base = buildBase(ix, limits);
+  yield RULES;
+  const baseRun = buildBase(ix, limits);
+  let base: Base;
+  for (;;) {
+    const next = baseRun.next();
+    if (next.done) {
+      base = next.value;
+      break;
+    }
+    yield RULES;
+  }
   const signatures = new Map<string, RelationSignature>();
   const functional = new Map<string, FunctionalStats>();
   for (let r = 0; r < R; r++) {
-    signatures.set(ix.keys[r] as string, relationSignature(ix, r, base, degree, hasCommunity ? community : null, limits));
+    signatures.set(ix.keys[r] as string, yield* relationSignature(ix, r, base, degree, hasCommunity ? community : null, limits));
     functional.set(ix.keys[r] as string, functionalStats(ix, r));
     yield RULES + (1 - RULES) * ((r + 1) / R);
   }
+  domainCache.delete(ix); // mining scratch: the queries need only the CSR
   return {
     rulesByHead,
     ruleStats,

@@ -21,7 +21,7 @@
 import type { Confidence, LabelThresholds, ScoreSignal, SignalKind } from "./types";
 
 /** Chosen on the mix of countries_S1, fb15k237, MuSiQue and httpx (see the module header). */
-export const DEFAULT_THRESHOLDS: Readonly<LabelThresholds> = Object.freeze({ high: 0.8, medium: 0.5 });
+export const DEFAULT_THRESHOLDS: Readonly<LabelThresholds> = Object.freeze({ high: 0.7, medium: 0.4 });
 
 /** Log-odds before any evidence: an action is taken to be more likely wrong than right. */
 export const PRIOR_LOGIT = -1;

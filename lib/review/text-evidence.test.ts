@@ -7,12 +7,15 @@ import {
   documentIndex,
   documentMentions,
   findCoMentions,
+  findStatements,
   findTerm,
   isAliasStatement,
+  isMetadataLine,
   matchTerms,
   proseKey,
   splitSentences,
   stem,
+  wordsMeet,
 } from "./text-evidence";
 
 const file = (path: string, text: string): CorpusDocument => ({ docId: path, kind: "file", title: null, path, text });
@@ -132,5 +135,78 @@ describe("isAliasStatement", () => {
     }
     const call = findCoMentions({ documents: [file("n.ts", "const c = Client(HttpClient);")], a: matchTerms({ name: "Client" }), b: matchTerms({ name: "HttpClient" }) });
     expect(call[0] && isAliasStatement(call[0])).toBe(false);
+  });
+});
+
+describe("findStatements (issue #10): a statement, not a co-mention", () => {
+  let docs: Map<string, CorpusDocument>;
+  beforeAll(() => {
+    docs = new Map(musique().documents.map((d) => [d.docId, d]));
+  });
+  const kinds = (docId: string, a: string, relation: string, b: string) =>
+    findStatements({ documents: [docs.get(docId) as CorpusDocument], a: matchTerms({ name: a }), b: matchTerms({ name: b }), relation }).map((x) => x.kind);
+
+  it("the relation's words between the names state it; a colon inside brackets is no metadata header", () => {
+    // "The Renaissance (UK: / rɪˈneɪsəns /, …) is a period in European history, …"
+    expect(kinds("musique-p1369", "Renaissance", "is a period in", "European history")).toEqual(["stated"]);
+    // "Metamora Township, Township 27 North, Range 2 West, is located in Woodford County, Illinois."
+    expect(kinds("musique-p0906", "Metamora Township", "located in", "Woodford County")).toEqual(["stated"]);
+  });
+
+  it("an address chain without a conjunction is no list; a coordinated pair without the relation's words is", () => {
+    // "… in Crane Township, Wyandot County, Ohio, United States."
+    expect(kinds("musique-p0567", "Wyandot County", "located in", "Ohio")).toEqual(["co_mention"]);
+    // "… psychologists such as Erik Erikson and Anna Freud started to formulate …"
+    expect(kinds("musique-p0010", "Anna Freud", "contemporary of", "Erik Erikson")).toEqual(["list"]);
+  });
+
+  it("relation words elsewhere in a long sentence do not make it a statement of this pair", () => {
+    const doc: CorpusDocument = {
+      docId: "x",
+      kind: "passage",
+      title: null,
+      path: null,
+      text: "Carol founded a bakery in Leeds in 1990 with her savings, and years later Alice met Bob there.",
+    };
+    const st = findStatements({ documents: [doc], a: matchTerms({ name: "Bob" }), b: matchTerms({ name: "Alice" }), relation: "founded" });
+    expect(st.map((x) => x.kind)).toEqual(["co_mention"]);
+  });
+
+  it("enumerations after a colon and `key: value` headers are not statements (the lines of issue #10)", () => {
+    const doc: CorpusDocument = {
+      docId: "p1",
+      kind: "passage",
+      title: "Dan Gross",
+      path: null,
+      text: "Dan Gross is an investor in: Graphite, OpenAI, Anthropic.\n**Scoring reason:** mentions anthropic and OpenAI with funding figures.",
+    };
+    const st = findStatements({ documents: [doc], a: matchTerms({ name: "anthropic" }), b: matchTerms({ name: "OpenAI" }), relation: "overtaking" });
+    expect(st.map((x) => x.kind)).toEqual(["list", "metadata"]);
+    expect(isMetadataLine("**Scoring reason:** mentions anthropic")).toBe(true);
+    expect(isMetadataLine("| OpenAI | Anthropic |")).toBe(true);
+    expect(isMetadataLine("The swan song (ancient Greek: κύκνειον ᾆσμα) is a metaphorical phrase")).toBe(false);
+  });
+
+  it("a name in the previous sentence referred back to, or the passage's title, is a statement across sentences", () => {
+    // p0006, titled "Journal of Psychotherapy Integration": "… The editor-in-chief is Jennifer Callahan …"
+    const st = findStatements({
+      documents: [docs.get("musique-p0006") as CorpusDocument],
+      a: matchTerms({ name: "Jennifer Callahan" }),
+      b: matchTerms({ name: "Journal of Psychotherapy Integration" }),
+      relation: "editor of",
+    });
+    expect(st[0]).toMatchObject({ kind: "across", via: "title", relationWords: ["editor"], quote: "The editor-in-chief is Jennifer Callahan (University of North Texas)." });
+    // The other name in the previous sentence, referred back to ("It …").
+    const doc: CorpusDocument = { docId: "y", kind: "passage", title: null, path: null, text: "Mount Monadnock rises in Jaffrey. It is the source of the Contoocook River." };
+    const back = findStatements({ documents: [doc], a: matchTerms({ name: "Contoocook River" }), b: matchTerms({ name: "Mount Monadnock" }), relation: "source" });
+    expect(back[0]).toMatchObject({ kind: "across", via: "previous sentence", quote: "Mount Monadnock rises in Jaffrey. It is the source of the Contoocook River." });
+  });
+
+  it("lexical variants meet: located/location, born/birth, wrote/author; unrelated words do not", () => {
+    expect(wordsMeet("located", "location")).toBe(true);
+    expect(wordsMeet("born", "birthplace")).toBe(true);
+    expect(wordsMeet("wrote", "author")).toBe(true);
+    expect(wordsMeet("contested", "contemporary")).toBe(false);
+    expect(wordsMeet("part", "particular")).toBe(false);
   });
 });

@@ -51,7 +51,7 @@ interface CacheState {
 
 // On globalThis so Next's dev reloads of this module keep one cache and one running job.
 const globalForRules = globalThis as unknown as { refineryGraphRules?: CacheState };
-const cache = (globalForRules.refineryGraphRules ??= { entries: new Map(), pumping: false });
+const cache = (globalForRules.refineryGraphRules ??= { entries: new Map<string, Entry>(), pumping: false });
 
 const keyOf = (graphId: string, version: number) => `${graphId}:${version}`;
 

@@ -117,8 +117,16 @@ export function judgeAnswerable({ graph, question, triples }: JudgeOptions): Jud
     return { answerable: false, reason: `${names} found, but nothing retrieved covers "${uncovered.map((g) => g.words.join(" ")).join('", "')}"` };
   }
 
-  // Chains of matching triples from the entities; an answer is a non-entity node at depth ≥ hops.
-  const askedSet = new Set(asked.flatMap((g) => [...g.relations]));
+  // Chains of matching triples from the entities, tracking which families a chain used: an
+  // answer is a non-entity node reached by a chain of at least `hops` triples using every family.
+  const familyOf = (relation: string): number => {
+    let mask = 0;
+    asked.forEach((g, k) => {
+      if (g.relations.has(relation)) mask |= 1 << k;
+    });
+    return mask;
+  };
+  const full = (1 << asked.length) - 1;
   const cues = relationWords.filter((w) => w === "who" || w === "whom" || PERSON_NOUNS.has(w));
   const personSide = (t: Triple, node: string): boolean => {
     if (cues.length === 0) return true;
@@ -129,20 +137,28 @@ export function judgeAnswerable({ graph, question, triples }: JudgeOptions): Jud
   // back through the same family, one hop more than the families named.
   const sibling = relationWords.some((w) => SIBLING_WORDS.has(w));
   const hops = Math.min(asked.length + (sibling ? 1 : 0), MAX_CHAIN);
-  const depth = new Map<string, number>(allTouched.map((id) => [id, 0]));
-  let frontier = [...new Set(allTouched)];
+  const seenState = new Set<string>();
+  let frontier: [string, number][] = [...new Set(allTouched)].map((id) => [id, 0]);
+  for (const [id] of frontier) seenState.add(`${id}\u0000${0}`);
   let answer: { node: string; triple: Triple } | null = null;
   for (let d = 1; d <= MAX_CHAIN + 1 && frontier.length > 0 && !answer; d++) {
-    const next: string[] = [];
-    for (const id of frontier) {
+    const next: [string, number][] = [];
+    for (const [id, used] of frontier) {
       for (const i of adjacency.get(id) ?? []) {
         const t = triples[i];
-        if (!t || !askedSet.has(t.relation)) continue;
+        const family = t ? familyOf(t.relation) : 0;
+        if (!t || family === 0) continue;
         const other = t.subject_id === id ? t.object_id : t.subject_id;
-        if (depth.has(other)) continue;
-        depth.set(other, d);
-        next.push(other);
-        if (!answer && d >= hops && !mentionIds.has(other) && personSide(t, other)) answer = { node: other, triple: t };
+        // A triple may serve any one family it belongs to; take them all (few families).
+        for (let k = 0; k < asked.length; k++) {
+          if (!(family & (1 << k))) continue;
+          const mask = used | (1 << k);
+          const key = `${other}\u0000${mask}`;
+          if (seenState.has(key)) continue;
+          seenState.add(key);
+          next.push([other, mask]);
+          if (!answer && mask === full && d >= hops && !mentionIds.has(other) && personSide(t, other)) answer = { node: other, triple: t };
+        }
       }
     }
     frontier = next;

@@ -467,9 +467,8 @@ export function judgeMerge({ graph, a, b, reason, documents = [] }: JudgeMergeOp
   const g = graphEvidence(graph, na, nb);
   if (g.against) return no(g.against);
   const { kinds, neighbour } = g;
-  // The passages are read only when they can change the outcome.
-  const graphSuffices = !g.disjoint && (match === "same name" || neighbour !== null || (match === "case variant" && kinds.shared === true));
-  const alias = g.aliasEdge ?? (graphSuffices ? null : textAlias(documents, na, nb));
+  // The passages are read unless the name alone suffices (and nothing in the graph speaks against it).
+  const alias = g.aliasEdge ?? (match === "same name" && !g.disjoint ? null : textAlias(documents, na, nb));
   // Disjoint neighbourhoods are the graph's word against it; a text that names the alias outweighs it.
   if (g.disjoint && !alias) return no(g.disjoint);
   const forIt = [alias, neighbour, kinds.verdict === "same" ? kinds.why : null].filter((x): x is string => x !== null);

@@ -19,16 +19,19 @@
  *     replace_node(duplicate, canonical), canonical = the higher-degree node; at most three,
  *     those touching a question entity first; other pairs only when both labels are names.
  * (c) Exact duplicate edges behind the retrieved triples → one delete_edge per group, which
- *     removes the extra copies and keeps one. Nothing else is deleted: no proposal removes a
- *     fact from the graph. Names are ones `resolveName` maps back to the intended node (label,
+ *     removes the extra copies and keeps one (the fact stays).
+ * (d) A conflicting value of a one-valued relation (two birth dates) → delete_edge, only when
+ *     another value is stated and no sentence of any passage of any copy of this edge states it
+ *     (`planConflictDeletes`). Nothing else is deleted. Names are ones `resolveName` maps back to the intended node (label,
  * else `file::label`, else id); an action whose node has no such name is dropped.
  * Budget (maxActions): inserts between question entities, merges, deletes, other inserts.
  * Emitted order: deletes, merges, inserts (inserts already name the merge survivors).
  */
 import type { KnowledgeGraph, Triple } from "../../graph/model";
-import type { CorpusDocument } from "../../import/corpus";
+import { type CorpusDocument, documentIdsOf } from "../../import/corpus";
 import type { RefinementAction } from "../../loop/types";
-import { type DuplicatePair, findDuplicateEdges, findDuplicatePairs } from "./abduce";
+import { documentMentions, findStatements, matchTerms, proseKey } from "../../review/text-evidence";
+import { type DuplicatePair, findDuplicateEdges, findDuplicatePairs, isFunctionalRelation } from "./abduce";
 import { getHeuristicIndex, type HeuristicIndex, nameFor } from "./graph-index";
 import { findQuestionEntities, type QuestionEntities } from "./question-entities";
 import {
@@ -229,7 +232,7 @@ export function planRefinements(options: RefinementOptions): Refinements {
   const entities = findQuestionEntities({ graph, question });
   const questionNodes = new Set(entities.mentions.flatMap((m) => m.nodeIds));
   const { merges, survivor } = planMerges(graph, triples, questionNodes, options.documents, notes);
-  const deletes = planDeletes(graph, triples, notes);
+  const deletes = [...planDeletes(graph, triples, notes), ...planConflictDeletes(graph, triples, options.documents, notes)];
   const proposals = findEvidenceInserts(options, entities, survivor).slice(0, Math.max(0, options.maxInserts ?? 3));
   const toInsert = (p: Proposal): RefinementAction => ({ type: "insert_edge", subject: p.subject, relation: p.relation, object: p.object });
 
@@ -301,6 +304,86 @@ function planDeletes(graph: KnowledgeGraph, triples: readonly Triple[], notes: M
     notes.set(action, `duplicate clean-up: stored ${group.count} times; removes the ${extra} extra cop${extra === 1 ? "y" : "ies"} and keeps 1`);
   }
   return deletes;
+}
+
+/** Statement kinds that say a sentence states the edge (a list or a bare co-mention does not). */
+const STATING = new Set(["stated", "clause", "across"]);
+
+/**
+ * (d) Conflicts: one subject, a relation that holds one value (birth date, capital, …), two
+ * values of one kind among the triples. The delete of a value is proposed only when another
+ * value is stated by a sentence with the relation's words, no given sentence names this value
+ * with the subject (not even in a list), and every passage cited by every copy of its edge,
+ * title included, never names the value at all (an extraction error, not a second fact); a
+ * copy whose passage is not at hand blocks the delete (unread is not unstated).
+ */
+function planConflictDeletes(
+  graph: KnowledgeGraph,
+  triples: readonly Triple[],
+  documents: readonly CorpusDocument[],
+  notes: Map<RefinementAction, string>,
+): RefinementAction[] {
+  if (documents.length === 0) return [];
+  const byId = new Map(documents.map((d) => [d.docId, d]));
+  const groups = new Map<string, { subject: string; relation: string; objects: Set<string> }>();
+  for (const t of triples) {
+    if (!isFunctionalRelation(t.relation)) continue;
+    const key = `${t.subject_id}\u0000${t.relation}`;
+    const g = groups.get(key) ?? { subject: t.subject_id, relation: t.relation, objects: new Set<string>() };
+    g.objects.add(t.object_id);
+    groups.set(key, g);
+  }
+  const deletes: RefinementAction[] = [];
+  for (const { subject, relation, objects } of groups.values()) {
+    const subjectNode = graph.getNode(subject);
+    if (!subjectNode || objects.size < 2) continue;
+    // "born in 1950" and "born in Paris" are two facts: compare like with like.
+    const dated = (id: string) => /\d/.test(graph.getNode(id)?.label ?? id);
+    for (const kind of [true, false]) {
+      const values = [...objects].filter((id) => dated(id) === kind);
+      if (values.length < 2) continue;
+      const verdicts = values.map((id) => {
+        const node = graph.getNode(id);
+        const copies = graph.outEdges(subject).filter((e) => e.target === id && e.relation === relation);
+        const cited = [...new Set(copies.flatMap((e) => documentIdsOf(e)))];
+        const allRead = cited.length > 0 && cited.every((d) => byId.has(d));
+        const objectTerms = matchTerms({ name: node?.label ?? id, node });
+        const statements = findStatements({ documents, a: matchTerms({ name: subjectNode.label, node: subjectNode }), b: objectTerms, relation });
+        // Any sentence naming both, even a list, may state it: only a source silent about the value counts against it.
+        const stating = statements.find((st) => STATING.has(st.kind)) ?? statements[0] ?? null;
+        const silent = allRead && cited.every((d) => {
+          const doc = byId.get(d);
+          return doc !== undefined && documentMentions(doc, objectTerms) === false && !(doc.title && objectTerms.prose.includes(proseKey(doc.title))) && !namesWords(doc, node?.label ?? id);
+        });
+        return { id, copies: copies.length, cited, allRead: silent, stating };
+      });
+      const support = verdicts.find((v) => v.stating?.kind === "stated");
+      if (!support?.stating) continue;
+      for (const v of verdicts) {
+        if (v.stating || !v.allRead) continue;
+        const s = nameFor(graph, subject);
+        const o = nameFor(graph, v.id);
+        if (!s || !o) continue;
+        const action: RefinementAction = { type: "delete_edge", subject: s, relation, object: o };
+        deletes.push(action);
+        const quote = support.stating.quote.replace(/\s+/g, " ").slice(0, 120);
+        notes.set(
+          action,
+          `conflict: "${s}" has ${values.length} values for "${relation}"; "${nameFor(graph, support.id) ?? support.id}" is stated in ${support.stating.doc.docId} ("${quote}"); ` +
+            `${v.cited.join(", ")} (every passage of the ${v.copies} cop${v.copies === 1 ? "y" : "ies"} of this edge, title included) never names "${o}", and no given passage states it`,
+        );
+      }
+    }
+  }
+  return deletes;
+}
+
+/** Whether a passage has every content word of a label, up to its ending ("co-production" in "co-produce"). */
+function namesWords(doc: CorpusDocument, label: string): boolean {
+  const words = wordTokens(label).map((t) => t.norm).filter((w) => w.length > 2 && !isStopword(w));
+  if (words.length === 0) return false;
+  const text = new Set(sourceOf(doc).tokens.map((t) => t.norm.slice(0, 5)));
+  return words.every((w) => text.has(w.slice(0, 5)));
 }
 
 function anchorsOf(graph: KnowledgeGraph, { mentions, missing }: QuestionEntities): Anchor[] {

@@ -1,7 +1,7 @@
 /**
  * The heuristic planner as the server and CLI run it: the relation ranker with the WordNet
  * lexicon (lib/ tests cannot load it: it reads files). Held-out MetaQA questions, brackets
- * stripped, every 97th exact-KB question (the evaluation samples with a seeded shuffle instead).
+ * stripped, every 23rd exact-KB question (the evaluation samples with a seeded shuffle instead).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { runAsk } from "../../ask/run-ask";
@@ -37,13 +37,13 @@ describe("heuristic ask with WordNet", () => {
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { question: string; answers: string[]; kb_status: string })
       .filter((q) => q.kb_status === "exact")
-      .filter((_, i) => i % 97 === 5);
+      .filter((_, i) => i % 23 === 5);
     let hits = 0;
     for (const q of questions) {
       const trace = await runAsk({ graph: metaqa(), question: q.question.replace(/\[([^\]]+)\]/g, "$1") });
       if (q.answers.includes(trace.answers[0]?.label ?? "")) hits++;
     }
-    expect(questions.length).toBeGreaterThan(10);
+    expect(questions.length).toBeGreaterThan(50);
     expect(hits / questions.length).toBeGreaterThanOrEqual(min);
   });
 });

@@ -1,0 +1,31 @@
+import zlib from "node:zlib";
+import fs from "node:fs";
+import { dataPath, readData } from "../lib/test/data";
+import { parseLabelFile, parseTriples, parseTripleLines } from "../lib/import/parse-triples";
+import { mineGraphRules, predictEdge, relationSignatureFit, functionalConflict } from "../lib/review/mine-graph-rules";
+import { reviewActions } from "../lib/review/review-actions";
+import { createNameResolver } from "../lib/review/resolve-action";
+const gunzip = (name: string) => zlib.gunzipSync(fs.readFileSync(dataPath("fb15k237", name))).toString("utf8");
+const labels = parseLabelFile(readData("fb15k237", "entity2text.txt"));
+const graph = parseTriples(gunzip("train.tsv.gz"), { labels });
+const test = parseTripleLines(gunzip("test.tsv.gz")).filter((t) => graph.nodes.has(t.subject) && graph.nodes.has(t.object)).slice(0, 50);
+const rules = mineGraphRules({ graph });
+const actions = test.map((t) => ({ type: "insert_edge" as const, subject: t.subject, relation: t.relation, object: t.object }));
+let t = performance.now();
+for (const a of actions) predictEdge({ rules, graph, subject: a.subject, relation: a.relation, object: a.object, maxPaths: 2 });
+console.log("predictEdge per action", ((performance.now() - t) / 50).toFixed(1));
+t = performance.now();
+for (const a of actions) relationSignatureFit({ rules, graph, subject: a.subject, relation: a.relation, object: a.object });
+console.log("signature per action", ((performance.now() - t) / 50).toFixed(1));
+t = performance.now();
+for (const a of actions) functionalConflict({ rules, graph, subject: a.subject, relation: a.relation, object: a.object });
+console.log("functional per action", ((performance.now() - t) / 50).toFixed(1));
+const resolve = createNameResolver({ graph });
+for (let round = 0; round < 3; round++) {
+  t = performance.now();
+  for (let i = 0; i < 50; i += 10) reviewActions({ graph, actions: actions.slice(i, i + 10), documents: new Map(), rules, resolve });
+  console.log("review per 10 actions", ((performance.now() - t) / 5).toFixed(1));
+}
+t = performance.now();
+for (let i = 0; i < 50; i += 10) reviewActions({ graph, actions: actions.slice(i, i + 10), documents: new Map(), resolve });
+console.log("review per 10 actions without rules", ((performance.now() - t) / 5).toFixed(1));
