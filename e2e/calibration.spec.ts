@@ -104,6 +104,16 @@ test.describe.serial("scores and decision statistics", () => {
       await expect(row(page, index).getByTestId("row-decision-stats")).toHaveText(expectedLine(c, kind, label, noun, many));
     }
     await expect(row(page, 2).getByTestId("row-decision-stats")).toContainText("1 of 1 approved; 1 reverted");
+    // Approving a LOW action: the confirmation shows its score and how such actions fared here.
+    const lowIndex = (await row(page, 1).getAttribute("data-confidence")) === "LOW" ? 1 : (await row(page, 0).getAttribute("data-confidence")) === "LOW" ? 0 : -1;
+    if (lowIndex >= 0) {
+      await row(page, lowIndex).getByTestId("row-approve").click();
+      const dialog = page.getByTestId("low-confirm");
+      await expect(dialog.getByTestId("score")).toHaveText(/^[01]\.\d\d$/);
+      await expect(dialog.getByTestId("low-history")).toHaveText(expectedLine(c, "insert_edge", "LOW", "insert", "inserts"));
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await expect(dialog).toBeHidden();
+    }
     await page.getByTestId("queue-calibration").locator("summary").click();
     const panel = page.getByTestId("calibration-panel");
     await expect(panel.getByTestId("calibration-table")).toBeVisible();

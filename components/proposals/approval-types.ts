@@ -8,6 +8,10 @@ export interface ApprovalItem {
   confidence: Confidence;
   reasons: string[];
   warnings: { code: string; message: string }[];
+  /** The review's score (0–1), when it has one. */
+  score?: number | null;
+  /** How people decided on this graph's actions of the same kind and label ("LOW inserts on this graph: 2 of 31 approved"). */
+  history?: string | null;
 }
 
 export interface ApprovalTarget {

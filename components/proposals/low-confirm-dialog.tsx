@@ -6,6 +6,7 @@ import { ActionLabel } from "./action-label";
 import { Modal } from "./modal";
 import { MIN_REASON_LENGTH as MIN_REASON } from "@/lib/auth/approval-policy";
 import { Spinner } from "../ui/states";
+import { ScoreTag } from "./score-tag";
 
 interface LowConfirmDialogProps {
   graph: string;
@@ -40,10 +41,16 @@ export function LowConfirmDialog({ graph, items, isPending, error, onCancel, onC
             <div className="row row--wrap">
               <span className="muted small">Action {item.index + 1}</span>
               <ActionLabel action={item.action} />
+              <ScoreTag score={item.score} />
             </div>
             <p className="small">
               <strong>Why LOW:</strong> {(item.reasons.at(-1) ?? "no reason was recorded").replace(/^LOW:\s*/, "")}
             </p>
+            {item.history ? (
+              <p className="small muted" data-testid="low-history">
+                {item.history}
+              </p>
+            ) : null}
             {item.warnings.length > 0 ? (
               <ul className="warning-list">
                 {item.warnings.map((w, i) => (

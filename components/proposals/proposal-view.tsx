@@ -24,6 +24,8 @@ import { useApproval } from "./use-approval";
 import type { GraphCalibration } from "../api/calibration";
 import { useCalibration } from "../api/calibration";
 import { CalibrationPanel } from "../review/calibration-panel";
+import type { DecisionStats } from "@/lib/review/count-decisions";
+import { describeLabelStats } from "@/lib/review/count-decisions";
 
 interface ProposalViewProps {
   initialProposal: ProposalDetails;
@@ -37,8 +39,9 @@ interface ProposalViewProps {
   calibration: GraphCalibration | null;
 }
 
-function toApprovalItem(a: ProposalActionItem): ApprovalItem {
-  return { index: a.index, action: a.action, confidence: a.confidence, reasons: a.review.reasons, warnings: a.review.warnings };
+function toApprovalItem(a: ProposalActionItem, stats: DecisionStats | undefined): ApprovalItem {
+  const entry = stats?.stats.find((s) => s.kind === a.action.type && s.label === a.confidence);
+  return { index: a.index, action: a.action, confidence: a.confidence, reasons: a.review.reasons, warnings: a.review.warnings, score: a.review.score ?? null, history: entry ? describeLabelStats(entry) : null };
 }
 
 export function ProposalView({ initialProposal, run, currentVersion, editIndex, viewer, calibration: initialCalibration }: ProposalViewProps) {
@@ -80,7 +83,7 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex, 
       proposalId: proposal.id,
       graph: proposal.graph,
       question: proposal.question,
-      items: items.map(toApprovalItem),
+      items: items.map((a) => toApprovalItem(a, calibration?.stats)),
       label: items.length === 1 && items[0] ? decisionFor(actor, subjectOf(items[0]), policy).approveLabel.replace(/…$/, "") : "Approve",
     });
   const rejectItems = (items: ProposalActionItem[]) => onceReject(() => reject.mutateAsync({ proposalId: proposal.id, actions: items.map((a) => a.index) }));

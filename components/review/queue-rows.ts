@@ -138,12 +138,12 @@ export function applyQueueFilters(rows: QueueRow[], filters: QueueFilters): { vi
   return { visible: visible.sort(SORTS[filters.sort]), counts };
 }
 
-export function toApprovalTarget(row: QueueRow): ApprovalTarget {
+export function toApprovalTarget(row: QueueRow, history?: string | null): ApprovalTarget {
   return {
     proposalId: row.proposalId,
     graph: row.graph,
     question: row.question,
-    items: [{ index: row.index, action: row.action, confidence: row.confidence, reasons: [row.verdict], warnings: row.warnings }],
+    items: [{ index: row.index, action: row.action, confidence: row.confidence, reasons: [row.verdict], warnings: row.warnings, score: row.score, history: history ?? null }],
     label: row.approvals + 1 >= row.required ? "Approve and apply" : `Approve (${row.approvals + 1} of ${row.required})`,
   };
 }

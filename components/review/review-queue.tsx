@@ -22,7 +22,7 @@ import type { QueueKey } from "./use-queue-keys";
 import { useQueueKeys } from "./use-queue-keys";
 import { useQueueRows } from "./use-queue-rows";
 import { QueueCalibration } from "./queue-calibration";
-import { countDecisions } from "@/lib/review/count-decisions";
+import { countDecisions, describeLabelStats } from "@/lib/review/count-decisions";
 
 /** Rows drawn at first: the rest of a long queue waits for "Show more" (or j walking past the end), so it hydrates fast. */
 const PAGE_SIZE = 100;
@@ -76,7 +76,13 @@ export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRo
 
   const select = useCallback((key: string) => setSelection((s) => ({ key, index: s.index })), []);
   const { approve: approveTarget } = approval;
-  const approve = useCallback((row: QueueRow) => approveTarget(toApprovalTarget(row)), [approveTarget]);
+  const approve = useCallback(
+    (row: QueueRow) => {
+      const stats = statsOf(row);
+      approveTarget(toApprovalTarget(row, stats ? describeLabelStats(stats, `on ${row.graph}`) : null));
+    },
+    [approveTarget, statsOf],
+  );
   const { mutateAsync: rejectAsync } = reject;
   const rejectRow = useCallback(
     (row: QueueRow) =>

@@ -66,6 +66,14 @@ export function extractPassageAnswers({ graph, question, passages, exclude = new
     for (const k of CUE_KINDS[t.norm] ?? []) asked.add(k);
     if (!isStopword(t.norm) && t.norm.length > 2) asked.add(t.norm).add(stem(t.norm));
   }
+  // The names in the question are what it asks about, not the kind it asks for ("Bubye River": not a river).
+  const named = findQuestionEntities({ graph, question });
+  for (const m of [...named.mentions, ...named.missing]) {
+    for (const t of wordTokens(m.text)) {
+      asked.delete(t.norm);
+      asked.delete(stem(t.norm));
+    }
+  }
   for (const id of exclude) for (const t of wordTokens(graph.getNode(id)?.label ?? "")) asked.delete(t.norm);
   const questionStems = new Set(wordTokens(question).filter((t) => !isStopword(t.norm)).map((t) => stem(t.norm)));
   const asksNumber = ASKS_NUMBER.test(question);

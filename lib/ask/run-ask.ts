@@ -298,6 +298,7 @@ const HEURISTIC_TAG = "[heuristic planner: rule-based, not an LLM]";
 async function runHeuristic(options: RunAskOptions, toolbox: AskToolbox, state: RunState, now: () => number): Promise<Outcome> {
   const { graph } = options;
   const question = options.question.trim();
+  options.signal?.throwIfAborted();
   const t0 = now();
   const plan = planHeuristicAsk({ graph, question });
   state.modelMs += now() - t0;

@@ -1,10 +1,12 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeGraph } from "../graph/model";
 import { parseGraphifyJson } from "../import/parse-graphify";
 import { parseTriples } from "../import/parse-triples";
 import { readData } from "../test/data";
+import { testWordnet } from "../test/lexicon";
 import { expandHops } from "./expand-hops";
 import { getQueryIndex, queryGraph } from "./query-graph";
+import { setDefaultLexicon } from "./rank-relations";
 
 describe("expandHops on MetaQA", () => {
   let kb: KnowledgeGraph;
@@ -130,5 +132,54 @@ describe("expandHops on httpx", () => {
       "Client method .request()",
       "Client method .send()",
     ]);
+  });
+});
+
+describe("the loop's retrieval on MetaQA questions asked without brackets", () => {
+  let kb: KnowledgeGraph;
+  beforeAll(() => {
+    kb = parseTriples(readData("metaqa", "kb.txt"));
+    setDefaultLexicon(testWordnet().lexicon);
+  });
+  afterAll(() => setDefaultLexicon(null));
+
+  /** Steps 1–3 as the loop runs them: query capped at 5, then expansions to 10 and 15. */
+  const steps = (question: string) => {
+    const first = queryGraph({ graph: kb, question, limit: 5 });
+    const triples = [...first.triples];
+    const keys = new Set(first.edgeKeys);
+    const byStep = [[...triples]];
+    for (const cap of [10, 15]) {
+      const entities = [...new Set(triples.flatMap((t) => [t.subject_id, t.object_id]))];
+      const r = expandHops({ graph: kb, entities, question, cap: cap - triples.length, exclude: keys });
+      triples.push(...r.triples);
+      for (const k of r.edgeKeys) keys.add(k);
+      byStep.push([...triples]);
+    }
+    return byStep;
+  };
+
+  it("takes the exact longest title, not a shorter one inside it", () => {
+    const [first] = steps("who acted in Cradle of Fear");
+    expect(kb.nodes.has("Fear")).toBe(true);
+    expect(first?.length).toBe(5);
+    for (const t of first ?? []) expect(t.subject).toBe("Cradle of Fear");
+  });
+
+  it("finds a one-letter title and a title with a comma", () => {
+    const [o] = steps("what does O star in");
+    expect(o?.some((t) => t.subject === "O" && t.relation === "starred_actors")).toBe(true);
+    const [comma] = steps("who directed Same Time, Next Year");
+    expect(comma?.[0]).toMatchObject({ subject: "Same Time, Next Year", relation: "directed_by" });
+  });
+
+  it("reaches a 2-hop answer through director and screenwriter words", () => {
+    // actor → films → directors: "directed" meets directed_by; the years and genres of the
+    // first step's films do not flood the cap.
+    const directed = steps("which person directed the movies starred by John Krasinski");
+    expect(directed[1]?.some((t) => t.relation === "directed_by" && t.object === "Sam Mendes")).toBe(true);
+    // film → screenwriter → films: "screenwriter" meets written_by only through WordNet.
+    const written = steps("the screenwriter of Hud also wrote which films");
+    expect(written[2]?.some((t) => t.relation === "written_by" && t.subject === "The Last Picture Show")).toBe(true);
   });
 });

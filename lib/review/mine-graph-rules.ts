@@ -20,11 +20,13 @@
  *       `likelihoodRatio` is P(outcome | true) / P(outcome | random) for this outcome (a rule this
  *       confident fires / none fires), measured on the same samples.
  *       Paths are read from the mined index (parallel copies merged; labels from `graph`).
- *   relationSignatureFit({ rules, graph, subject, relation, object, excludeEdgeKeys? }): SignatureFit
+ *   relationSignatureFit({ rules, graph, subject, relation, object }): SignatureFit
  *       How well the subject fits the relation's usual subjects and the object its usual objects
  *       (node kinds: graphify file_type, else which relations a node is subject/object of), with
  *       degree and community context. Each side has a likelihood ratio true-vs-random measured
- *       on the graph and a one-line summary.
+ *       on the graph and a one-line summary; a side breaks (fits: false) when the node has none
+ *       of the relation's distinctive features and that state is at least twice as common among
+ *       random nodes (ratio < 0.5). The judged fact is left out (excludeEdgeKeys is not used).
  *   functionalConflict({ rules, graph, subject, relation, object, excludeEdgeKeys? }): FunctionalCheck
  *       Whether r is functional (one object per subject, measured) or inverse-functional, and
  *       whether the subject already has a different object (or the object a different subject).
@@ -32,6 +34,8 @@
  *   Node ids: `subject` / `object` are node ids of `graph` (resolve names first). An id that is not
  *   in the graph (an insert that creates the node) is handled: no paths, no features.
  *   Relations are matched by `normalizeRelation` (case, `_`/`-`/spaces folded).
+ *   The rules carry an integer index of the version they were mined from (≈ 40 bytes a fact)
+ *   and answer about that version: pass the `graph` of the same version (labels come from it).
  *
  * Mining choices (caps make FB15k-237 — 272k triples, 237 relations — mine in a few seconds):
  * - Parallel copies of a fact count once; the graph is indexed as integer CSR adjacency, each
@@ -641,11 +645,12 @@ function sideFit(
   return { matched, fits, likelihoodRatio, degree, degreePercentile, summary };
 }
 
+/** Approximate share of values ≤ value, from deciles (min, p10, …, max). */
 function quantileRank(quantiles: number[], value: number): number {
   if (quantiles.length < 2) return 0;
   let below = 0;
   for (const q of quantiles) if (q <= value) below++;
-  return (below - 1) / (quantiles.length - 1) < 0 ? 0 : (below - 1) / (quantiles.length - 1);
+  return Math.max(0, below - 1) / (quantiles.length - 1);
 }
 
 function predictionSummary(relation: string, firing: RuleFiring[], stats: RelationRuleStats | null, ruleCount: number): string {

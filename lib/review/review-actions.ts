@@ -894,7 +894,8 @@ function reviewInsert(rv: Review, index: number): ActionReview {
   // code or a mined rule is support of its own, so then it is a reason, not a warning.
   if (s && o && s.id !== o.id && !path && s.community !== null && o.community !== null && s.community !== o.community) {
     const msg = `"${s.label}" (community ${s.community}) and "${o.label}" (community ${o.community}) are in different communities with no path within ${rv.ctx.k} hops`;
-    if (stated || codeAt || fired) rv.reasons.push(`${msg}, but the source states it`);
+    if (stated || codeAt) rv.reasons.push(`${msg}, but the source states it`);
+    else if (fired) rv.reasons.push(`${msg}, but a mined rule predicts it`);
     else rv.warn("CROSS_COMMUNITY_NO_PATH", msg);
   }
   if (!s && !o) rv.reasons.push("neither endpoint is in the graph");

@@ -6,7 +6,7 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { createWordnet, type Wordnet, type WordnetFiles } from "../text/wordnet";
+import { createWordnet, type Wordnet, type WordnetFiles, wordnetLexicon } from "../text/wordnet";
 import { type Lexicon, setDefaultLexicon } from "../retrieve/rank-relations";
 
 let shared: (Lexicon & { wordnet: Wordnet }) | null | undefined;
@@ -54,7 +54,7 @@ export function getWordnetLexicon(): (Lexicon & { wordnet: Wordnet }) | null {
   const dict = wordnetDictPath();
   if (!dict) return (shared = null);
   const wordnet = createWordnet({ files: fileReader(dict) });
-  shared = { wordnet, related: (w) => wordnet.related(w), kinds: (w) => wordnet.kinds(w), hypernyms: (w) => wordnet.kinds(w, 1, 1) };
+  shared = { ...wordnetLexicon(wordnet), wordnet };
   return shared;
 }
 

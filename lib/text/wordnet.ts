@@ -14,6 +14,7 @@
  * Inflected forms are reduced with WordNet's own detachment rules (morphy without the
  * exception lists, which the package does not ship).
  */
+import type { Lexicon } from "../retrieve/rank-relations";
 
 export type WordnetPos = "noun" | "verb" | "adj";
 
@@ -303,4 +304,9 @@ function parseDataLine(line: string): Synset | null {
     });
   }
   return { words, pointers };
+}
+
+/** The relation ranker's `Lexicon` over a WordNet reader. */
+export function wordnetLexicon(wordnet: Wordnet): Lexicon {
+  return { related: (w) => wordnet.related(w), kinds: (w) => wordnet.kinds(w), hypernyms: (w) => wordnet.kinds(w, 1, 1) };
 }
