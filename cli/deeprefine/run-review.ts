@@ -9,6 +9,7 @@ import { KnowledgeGraph, nodeFromRecord } from "../../lib/graph/model";
 import type { CorpusDocument } from "../../lib/import/corpus";
 import type { LoadedTrace } from "../../lib/loop/deeprefine-files";
 import { documentIdsForReview, reviewActions } from "../../lib/review/review-actions";
+import { mineGraphRules } from "../../lib/review/mine-graph-rules";
 import { createNameResolver } from "../../lib/review/resolve-action";
 import type { ActionReview } from "../../lib/review/types";
 import { readSourceFiles } from "../../lib/server/import-graph";
@@ -52,6 +53,8 @@ export function reviewRefinement({
   const resolve = createNameResolver({ graph });
   const documents = readDocuments(documentIdsForReview({ graph, actions: inputs.inputs, resolve }), root);
   const retrieved = trace ? retrievedTriples(graph, trace) : [];
-  const reviews = reviewActions({ graph, actions: inputs.inputs, documents, retrieved: retrieved.length > 0 ? retrieved : undefined, resolve });
+  // A command-line review is a batch: mine the graph's rules now (graphify graphs take well under a second).
+  const rules = mineGraphRules({ graph });
+  const reviews = reviewActions({ graph, actions: inputs.inputs, documents, retrieved: retrieved.length > 0 ? retrieved : undefined, resolve, rules });
   return { inputs, reviews };
 }

@@ -15,7 +15,7 @@
  */
 import type { GraphEdge, KnowledgeGraph, Triple } from "../graph/model";
 import { edgeOrdinal, getQueryIndex, isHub, labelRelevance, nodeEntry, prepareTerms, questionFocus, questionTerms } from "./query-graph";
-import { getRelationRanker } from "./rank-relations";
+import { asksForSibling, getRelationRanker } from "./rank-relations";
 
 export interface ExpandHopsOptions {
   graph: KnowledgeGraph;
@@ -54,10 +54,23 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
   const maxLabel = terms.reduce((sum, t) => sum + Math.max(t.idf, t.variantIdf) * t.weight, 0);
   const ranker = getRelationRanker(graph);
   const near = new Set<string>();
+  // The relations that join each near node to a question entity: going on through the same
+  // relation ("starred" out to the film, "starred" back to its other actors) is a sibling
+  // question's path ("also", "same", "together"), not the next relation the question asks for.
+  const nearVia = new Map<string, Set<string>>();
   for (const id of anchors) {
     if (graph.degree(id) > MAX_ANCHOR_DEGREE) continue;
-    graph.forEachIncident(id, (e) => near.add(e.source === id ? e.target : e.source));
+    graph.forEachIncident(id, (e) => {
+      const other = e.source === id ? e.target : e.source;
+      near.add(other);
+      let via = nearVia.get(other);
+      if (!via) nearVia.set(other, (via = new Set()));
+      via.add(e.relation);
+    });
   }
+  const sibling = asksForSibling(relationText);
+  const repeats = (from: string, edge: GraphEdge, other: string) =>
+    !sibling && !anchors.has(from) && !anchors.has(other) && (nearVia.get(from)?.has(edge.relation) ?? false);
   const focus = (id: string) => (anchors.size === 0 || anchors.has(id) ? 1 : near.has(id) ? NEAR_FOCUS : FAR_FOCUS);
   const relationScore = new Map<string, number>();
   const relationOf = (relation: string) => {
@@ -116,7 +129,7 @@ export function expandHops({ graph, entities, question, hops = 1, cap, exclude }
           labelScore.set(other, otherScore);
         }
         const reachesAnchor = anchors.has(other) && !anchors.has(id) ? ANCHOR_BONUS : 0;
-        const relevance = Math.max(focus(id), focus(other)) * (1 + RELATION_SCALE * rel + otherScore) + reachesAnchor;
+        const relevance = Math.max(focus(id), focus(other)) * (1 + RELATION_SCALE * rel * (repeats(id, edge, other) ? REPEAT_FACTOR : 1) + otherScore) + reachesAnchor;
         const newDegree = entry?.degree ?? 0;
         const worst = best.length >= cap ? best[best.length - 1] : undefined;
         // Most candidates of a hub lose to the current worst: skip them before allocating.
@@ -176,6 +189,8 @@ const NEAR_FOCUS = 0.6;
 const FAR_FOCUS = 0.15;
 /** A relation the question asks for outweighs a relation it does not, at the same focus. */
 const RELATION_SCALE = 2;
+/** Relation relevance left to a relation that repeats the one from the question entity. */
+const REPEAT_FACTOR = 0.5;
 /** An edge that reaches another question entity joins two things the question names. */
 const ANCHOR_BONUS = 2;
 /** Question entities of higher degree mark no neighbourhood (a genre names thousands of films). */

@@ -103,6 +103,17 @@ const ANSWER_KINDS: Record<string, readonly string[]> = {
 /** Nouns that name an answer type the way a wh-word does. */
 const CUE_NOUNS: Record<string, string> = { person: "who", people: "who", persons: "who", place: "where", location: "where" };
 
+/** English words that ask for another node in the same role as the entity's partner. */
+const SIBLING_WORDS = new Set(["also", "same", "share", "shares", "shared", "together", "other", "others", "fellow", "co"]);
+
+/**
+ * Whether a question asks for a sibling: "the actor of X also starred in", "the same
+ * screenwriter as X", "co-directors": out through a relation and back through the same one.
+ */
+export function asksForSibling(text: string): boolean {
+  return tokenize(text).some((w) => SIBLING_WORDS.has(w));
+}
+
 /** Crude suffix stripping: "directed" → "direct", "stars" → "star", "writers" → "writ". */
 export function stemWord(word: string): string {
   const s = word.replace(/(ings|ing|ers|er|ed|es|s|e)$/, "");

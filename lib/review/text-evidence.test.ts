@@ -153,6 +153,11 @@ describe("findStatements (issue #10): a statement, not a co-mention", () => {
     expect(kinds("musique-p0906", "Metamora Township", "located in", "Woodford County")).toEqual(["stated"]);
   });
 
+  it("a semicolon or a spaced dash between the names starts another statement", () => {
+    // "Olga Havlová (born Olga Šplíchalová; 11 August 1933 – 27 January 1996) was …"
+    expect(kinds("musique-p1030", "Olga Havlová", "born on", "27 January 1996")).toEqual(["co_mention"]);
+  });
+
   it("an address chain without a conjunction is no list; a coordinated pair without the relation's words is", () => {
     // "… in Crane Township, Wyandot County, Ohio, United States."
     expect(kinds("musique-p0567", "Wyandot County", "located in", "Ohio")).toEqual(["co_mention"]);

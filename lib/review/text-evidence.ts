@@ -579,6 +579,11 @@ function statementSpan(norm: string, a: TermHit, b: TermHit): { text: string | n
   const gap = norm.slice(first.end, second.start);
   const gapTokens = tokensOf(gap).length;
   if (gapTokens > MAX_STATEMENT_GAP) return { text: null };
+  // A semicolon or a spaced dash between the names starts another statement ("Olga Havlová
+  // (born Olga Šplíchalová; 11 August 1933 – 27 January 1996)" does not say she was born on
+  // the later date): then the sentence only names both.
+  const broken = /;|\s[-\u2013\u2014]\s/u.exec(gap);
+  if (broken) return { text: null };
   if (gapTokens > MAX_AROUND_GAP) return { text: gap };
   const before = tokensOf(norm.slice(0, first.start)).slice(-AROUND_TOKENS);
   const after = tokensOf(norm.slice(second.end)).slice(0, AROUND_TOKENS);

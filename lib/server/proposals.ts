@@ -9,7 +9,7 @@
  * satisfied; the CLI calls it directly only while no account exists (single-user local mode).
  */
 import { AppError } from "../errors";
-import type { Triple } from "../graph/model";
+import type { KnowledgeGraph, Triple } from "../graph/model";
 import type { RefinementAction } from "../loop/types";
 import type { PlannedAction } from "../changes/plan-actions";
 import { planActions } from "../changes/plan-actions";
@@ -20,6 +20,9 @@ import { buildDiffGraph } from "../changes/diff-graph";
 import { createNameResolver } from "../review/resolve-action";
 import { documentIdsForReview, reviewActions } from "../review/review-actions";
 import type { ActionReview, Confidence } from "../review/types";
+import type { MinedGraphRules } from "../review/mine-graph-rules";
+import { getGraphRulesForReview, whenGraphRulesReady } from "./graph-rules-cache";
+import { findLabelThresholds } from "./review-calibration";
 import type { Prisma } from "./generated/prisma/client";
 import type { ActionEvaluation, ApprovalPolicy } from "../auth/approval-policy";
 import { canDecide } from "../auth/approval-policy";
@@ -82,15 +85,42 @@ export async function reviewForGraph(options: { graph: string; version?: number;
   // One resolver for both passes: a name that resolves to nothing costs a fuzzy scan.
   const resolve = createNameResolver({ graph: loaded.graph });
   const ids = documentIdsForReview({ graph: loaded.graph, actions: options.actions, resolve });
-  const docs = await findDocuments(loaded.graphId, ids);
+  const [docs, rules, thresholds] = await Promise.all([
+    findDocuments(loaded.graphId, ids),
+    rulesForReview(loaded.graphId, loaded.version, loaded.graph),
+    findLabelThresholds(loaded.graphId),
+  ]);
   return reviewActions({
     graph: loaded.graph,
     actions: options.actions,
     documents: new Map(docs.map((d) => [d.docId, d])),
     retrieved: options.retrieved,
     resolve,
+    rules,
+    thresholds: thresholds ?? undefined,
   });
 }
+
+/**
+ * The mined graph rules of this version. Mining runs in the background in slices (never
+ * blocking other requests); a review waits for it at most RULES_WAIT_MS — small graphs are mined
+ * by then — and otherwise goes ahead without rules, which its reasons then say.
+ */
+async function rulesForReview(graphId: string, version: number, graph: KnowledgeGraph): Promise<MinedGraphRules | null> {
+  const ready = getGraphRulesForReview({ graphId, version, graph });
+  if (ready) return ready;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), RULES_WAIT_MS);
+  });
+  try {
+    return await Promise.race([whenGraphRulesReady({ graphId, version, graph }).catch(() => null), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const RULES_WAIT_MS = 2000;
 
 export interface CreateProposalOptions {
   graph: string;

@@ -19,7 +19,7 @@
  * entities only need to be connected.
  */
 import type { KnowledgeGraph, Triple } from "../../graph/model";
-import { getRelationRanker } from "../../retrieve/rank-relations";
+import { asksForSibling, getRelationRanker } from "../../retrieve/rank-relations";
 import { findQuestionEntities } from "./question-entities";
 import { isStopword, matchedStems, questionStems } from "./text";
 
@@ -135,7 +135,7 @@ export function judgeAnswerable({ graph, question, triples }: JudgeOptions): Jud
   };
   // "the actor of X also starred in", "the same screenwriter as X": out through a relation and
   // back through the same family, one hop more than the families named.
-  const sibling = relationWords.some((w) => SIBLING_WORDS.has(w));
+  const sibling = asksForSibling(relationWords.join(" "));
   const hops = Math.min(asked.length + (sibling ? 1 : 0), MAX_CHAIN);
   const seenState = new Set<string>();
   let frontier: [string, number][] = [...new Set(allTouched)].map((id) => [id, 0]);
@@ -170,8 +170,6 @@ export function judgeAnswerable({ graph, question, triples }: JudgeOptions): Jud
 }
 
 const MAX_CHAIN = 3;
-/** English words that ask for another node in the same role as the entity's partner. */
-const SIBLING_WORDS = new Set(["also", "same", "share", "shares", "shared", "together", "other", "others", "fellow", "co"]);
 /** Nouns that ask what "who" asks ("which person directed …"). */
 const PERSON_NOUNS = new Set(["person", "people", "persons"]);
 /** A question word asks for a relation when its best match scores at least this (one exact rare word = 1). */
