@@ -71,8 +71,11 @@ function printReviews(io: Io, reviews: ActionReview[]): void {
   for (const r of reviews) counts[r.confidence]++;
   io.out(`${reviews.length} action(s): ${counts.HIGH} HIGH, ${counts.MEDIUM} MEDIUM, ${counts.LOW} LOW${counts.LOW ? " (LOW needs --allow-low-confidence to apply)" : ""}\n`);
   for (const r of reviews) {
-    io.out(`${r.index + 1}. [${r.confidence}] ${r.text}`);
+    io.out(`${r.index + 1}. [${r.confidence}${r.score !== undefined ? ` ${r.score.toFixed(2)}` : ""}] ${r.text}`);
     for (const reason of r.reasons) io.out(`     why: ${reason}`);
+    for (const sig of [...(r.signals ?? [])].sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution)).slice(0, 5)) {
+      io.out(`     ${sig.contribution >= 0 ? "+" : "−"}${Math.abs(sig.contribution).toFixed(2)} ${sig.kind}: ${sig.summary}`);
+    }
     for (const e of r.evidence.slice(0, 4)) {
       const where = e.source ? ` (${e.source.path ?? e.source.docId}${e.source.line ? `:${e.source.line}` : ""})` : "";
       io.out(`     evidence: ${e.summary}${where}${e.quote ? `\n       “${e.quote.slice(0, 200)}”` : ""}`);

@@ -105,6 +105,9 @@ export interface SkillReviewJson {
   suggested_replacement: string | null;
   /** Refinery's: position in the file's actions, the rules that fired, structured detail. */
   index: number;
+  /** Plausibility 0–1 and the signals behind it (issue #10). */
+  score: number | null;
+  signals: NonNullable<ActionReview["signals"]>;
   reasons: string[];
   evidence_details: EvidenceItem[];
   warning_details: ReviewWarning[];
@@ -120,6 +123,8 @@ export function skillReviewJson(review: ActionReview): SkillReviewJson {
     warnings: review.warnings.map(warningText),
     suggested_replacement: review.suggestions[0]?.text ?? null,
     index: review.index,
+    score: review.score ?? null,
+    signals: review.signals ?? [],
     reasons: review.reasons,
     evidence_details: review.evidence,
     warning_details: review.warnings,

@@ -126,7 +126,7 @@ function stemsMeet(a: string, b: string): boolean {
 const focusCache = new WeakMap<KnowledgeGraph, Map<string, { anchors: Set<string>; relationText: string }>>();
 export function questionFocus(graph: KnowledgeGraph, question: string): { anchors: Set<string>; relationText: string } {
   let perGraph = focusCache.get(graph);
-  if (!perGraph) focusCache.set(graph, (perGraph = new Map()));
+  if (!perGraph) focusCache.set(graph, (perGraph = new Map<string, { anchors: Set<string>; relationText: string }>()));
   const key = `${signatureOf(graph)}\u0000${question}`;
   const hit = perGraph.get(key);
   if (hit) return hit;

@@ -309,7 +309,7 @@ function buildRanker(graph: KnowledgeGraph, options: RelationRankerOptions & { l
   const formsOf = (word: string) => {
     let forms = formsCache.get(word);
     if (forms) return forms;
-    forms = [{ form: word, stem: stemWord(word), strength: STEM_STRENGTH, via: "stem" as MatchVia }];
+    forms = [{ form: word, stem: stemWord(word), strength: STEM_STRENGTH, via: "stem" }];
     if (lexicon && !namesOnly) {
       // Single words only: the parts of "writing style" (a sense of "genre") are not its synonyms.
       for (const r of lexicon.related(word)) {

@@ -154,7 +154,7 @@ describe("findStatements (issue #10): a statement, not a co-mention", () => {
   });
 
   it("a semicolon or a spaced dash between the names starts another statement", () => {
-    // "Olga Havlová (born Olga Šplíchalová; 11 August 1933 – 27 January 1996) was …"
+    // "Olga Havlová, born Šplíchalová (11 July 1933 in Prague – 27 January 1996 in Prague) was …"
     expect(kinds("musique-p1030", "Olga Havlová", "born on", "27 January 1996")).toEqual(["co_mention"]);
   });
 

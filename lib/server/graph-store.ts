@@ -9,6 +9,7 @@ import type { CorpusDocument } from "../import/corpus";
 import { KnowledgeGraph } from "../graph/model";
 import type { BundleQuestion } from "../import/parse-bundle";
 import { getDb } from "./db";
+import { prepareRelationRanking } from "./relation-ranking";
 import type { EdgeRow, NodeRow } from "./graph-rows";
 import { edgeFromRow, edgeToRow, metaFromText, metaToText, nodeFromRow, nodeToRow } from "./graph-rows";
 import type { SqlExecutor, SqlValue } from "./sql";
@@ -223,6 +224,7 @@ export async function loadGraph(name: string, version?: number): Promise<LoadedG
   const graph = new KnowledgeGraph(metaFromText(row.meta));
   for (const n of nodes) graph.addNode(nodeFromRow(n));
   for (const e of edges) graph.addEdge(edgeFromRow(e));
+  prepareRelationRanking(graph, row.sourcePath);
   graphCache.set(key, graph);
   while (graphCache.size > GRAPH_CACHE_SIZE) {
     const oldest = graphCache.keys().next().value;

@@ -32,6 +32,19 @@ export const ActionReview = z.object({
   action: RefinementAction,
   text: z.string(),
   confidence,
+  score: z.number().min(0).max(1).optional().describe("plausibility 0–1 from independent signals; absent on reviews stored before scores existed"),
+  signals: z
+    .array(
+      z.object({
+        kind: z.enum(["text", "rule", "signature", "functional", "code", "graph", "name", "llm", "warning"]),
+        contribution: z.number().describe("signed: > 0 speaks for the action, < 0 against it"),
+        summary: z.string(),
+        evidence: int.optional().describe("index into evidence[] of the item carrying the quote, path or source"),
+        positive: z.boolean().optional().describe("evidence for the action; an action with none is LOW"),
+        strong: z.boolean().optional().describe("states or strongly predicts the fact (what HIGH needs)"),
+      }),
+    )
+    .optional(),
   reasons: z.array(z.string()),
   evidence: z.array(
     z.object({

@@ -19,7 +19,7 @@
  * entities only need to be connected.
  */
 import type { KnowledgeGraph, Triple } from "../../graph/model";
-import { asksForSibling, getRelationRanker } from "../../retrieve/rank-relations";
+import { asksForSibling, getRelationRanker, rankerTerms } from "../../retrieve/rank-relations";
 import { findQuestionEntities } from "./question-entities";
 import { isStopword, matchedStems, questionStems } from "./text";
 
@@ -195,7 +195,8 @@ export function askedRelations(graph: KnowledgeGraph, words: readonly string[]):
   if (!perGraph || perGraph.ranker !== ranker) familyCache.set(graph, (perGraph = { ranker, families: new Map() }));
   const groups = new Map<string, AskedRelation>();
   for (const w of new Set(words)) {
-    if (w.length < 3 || isStopword(w) || /^\d+$/.test(w)) continue;
+    // Wh-words and "person" ask for an answer type, not a relation: the chain rule uses them.
+    if (w.length < 3 || isStopword(w) || /^\d+$/.test(w) || rankerTerms(w).words.length === 0) continue;
     let family = perGraph.families.get(w);
     if (family === undefined) {
       const ranked = ranker.rank(w, undefined, 50);

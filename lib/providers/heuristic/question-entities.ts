@@ -138,7 +138,12 @@ export function findQuestionEntities({ graph, question }: { graph: KnowledgeGrap
       if (isMarked(question, tokens, k)) strong = true;
     }
     const start = tokens[c.i]?.start ?? 0;
-    const end = tokens[c.i + c.n - 1]?.end ?? 0;
+    let end = tokens[c.i + c.n - 1]?.end ?? 0;
+    // A name keeps its punctuation: "For a Good Time, Call...", "Monsters, Inc.".
+    for (const id of c.nodeIds) {
+      const label = graph.getNode(id)?.label ?? "";
+      if (label.length > end - start && question.startsWith(label, start)) end = start + label.length;
+    }
     found.push({ text: question.slice(start, end), start, end, nodeIds: c.nodeIds, strong, bracketed: false });
   }
   // Weak mentions ("county") stand in for entities only in questions without any name.
