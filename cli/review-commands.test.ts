@@ -59,7 +59,7 @@ describe("review, apply, revert", () => {
     expect(reviews[1]?.confidence).toBe("LOW");
     for (const review of reviews) expect(review.reasons.length).toBeGreaterThan(0);
     const human = await run("review", "httpx", "--refinement-file", file);
-    expect(human.out).toContain("[LOW]");
+    expect(human.out).toMatch(/\[LOW [01]\.\d\d\]/);
   });
 
   it("refuses LOW without --allow-low-confidence and leaves the graph unchanged; applies with it; reverts to the original bytes", async () => {

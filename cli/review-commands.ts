@@ -127,11 +127,11 @@ export function registerReviewCommands(program: Command, io: Io): void {
       if (opts.refinementFile) {
         const file = actionsFromFiles(opts.refinementFile, opts.traceFile);
         warnings = file.warnings;
-        reviews = await reviewForGraph({ graph, actions: file.actions, retrieved: file.retrieved });
+        reviews = await reviewForGraph({ graph, actions: file.actions, retrieved: file.retrieved, rulesWaitMs: Infinity });
       } else {
         const proposal = opts.run ? await proposalForRun(opts.run) : await getProposal(opts.proposal as string);
         if (proposal.graph !== graph) throw new UsageError(`that proposal belongs to graph ${JSON.stringify(proposal.graph)}`);
-        reviews = await reviewForGraph({ graph, version: proposal.baseVersion, actions: proposal.actions.map((a) => a.action) });
+        reviews = await reviewForGraph({ graph, version: proposal.baseVersion, actions: proposal.actions.map((a) => a.action), rulesWaitMs: Infinity });
       }
       if (opts.json) return printJson(io, { reviews, parse_warnings: warnings });
       for (const w of warnings) io.err(`skipped: ${w}`);
@@ -166,7 +166,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
       if (opts.refinementFile) {
         const file = actionsFromFiles(opts.refinementFile, opts.traceFile);
         const record = await getGraphRecord(graph);
-        const reviews = await reviewForGraph({ graph, actions: file.actions, retrieved: file.retrieved });
+        const reviews = await reviewForGraph({ graph, actions: file.actions, retrieved: file.retrieved, rulesWaitMs: Infinity });
         proposalId = await createProposal({ graph, baseVersion: record.currentVersion, source: "file", question: file.question ?? null, actions: file.actions, reviews });
         madeHere = true;
       } else {

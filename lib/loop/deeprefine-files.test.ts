@@ -72,7 +72,11 @@ describe("DeepRefine trace files", () => {
       [2, 1, 10, "k_hop_expansion", 10, false],
       [3, 2, 10, "k_hop_expansion", 15, true],
     ]);
-    expect(file.interaction_history[0]?.retrieved_subgraph[2]).toEqual({
+    // The skill's triple fields, with the graph ids beside the labels (a triples graph: id = label).
+    const shown = file.interaction_history[0]?.retrieved_subgraph[2];
+    expect(Object.keys(shown ?? {})).toEqual(["subject", "relation", "object", "subject_id", "object_id"]);
+    expect([shown?.subject_id, shown?.object_id]).toEqual([shown?.subject, shown?.object]);
+    expect(file.interaction_history.flatMap((s) => s.retrieved_subgraph)).toContainEqual({
       subject: "Journal of Psychotherapy Integration",
       relation: "published by",
       object: "American Psychological Association",

@@ -80,14 +80,24 @@ export interface ProposalDetails {
 }
 
 /** Review actions against a version of a graph, with the corpus text behind their endpoints. */
-export async function reviewForGraph(options: { graph: string; version?: number; actions: RefinementAction[]; retrieved?: Triple[] }): Promise<ActionReview[]> {
+export async function reviewForGraph(options: {
+  graph: string;
+  version?: number;
+  actions: RefinementAction[];
+  retrieved?: Triple[];
+  /**
+   * How long to wait for this version's graph rules when they are not mined yet (default 2 s,
+   * for requests). Batch callers (the CLI, a run's final review) pass more.
+   */
+  rulesWaitMs?: number;
+}): Promise<ActionReview[]> {
   const loaded = await loadGraph(options.graph, options.version);
   // One resolver for both passes: a name that resolves to nothing costs a fuzzy scan.
   const resolve = createNameResolver({ graph: loaded.graph });
   const ids = documentIdsForReview({ graph: loaded.graph, actions: options.actions, resolve });
   const [docs, rules, thresholds] = await Promise.all([
     findDocuments(loaded.graphId, ids),
-    rulesForReview(loaded.graphId, loaded.version, loaded.graph),
+    rulesForReview(loaded.graphId, loaded.version, loaded.graph, options.rulesWaitMs ?? RULES_WAIT_MS),
     findLabelThresholds(loaded.graphId),
   ]);
   return reviewActions({
@@ -106,21 +116,25 @@ export async function reviewForGraph(options: { graph: string; version?: number;
  * blocking other requests); a review waits for it at most RULES_WAIT_MS — small graphs are mined
  * by then — and otherwise goes ahead without rules, which its reasons then say.
  */
-async function rulesForReview(graphId: string, version: number, graph: KnowledgeGraph): Promise<MinedGraphRules | null> {
+async function rulesForReview(graphId: string, version: number, graph: KnowledgeGraph, waitMs: number): Promise<MinedGraphRules | null> {
   const ready = getGraphRulesForReview({ graphId, version, graph });
   if (ready) return ready;
+  const mined = whenGraphRulesReady({ graphId, version, graph }).catch(() => null);
+  if (!Number.isFinite(waitMs)) return mined;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), RULES_WAIT_MS);
+    timer = setTimeout(() => resolve(null), waitMs);
   });
   try {
-    return await Promise.race([whenGraphRulesReady({ graphId, version, graph }).catch(() => null), timeout]);
+    return await Promise.race([mined, timeout]);
   } finally {
     clearTimeout(timer);
   }
 }
 
 const RULES_WAIT_MS = 2000;
+/** A run's final review is not a request: it may wait this long for the rules. */
+export const RUN_RULES_WAIT_MS = 30_000;
 
 export interface CreateProposalOptions {
   graph: string;
