@@ -47,7 +47,7 @@ const QueueRowView = memo(function QueueRowView({ row, stats, actor, isSelected,
           <ScoreTag score={row.score} />
         </span>
       </td>
-      <td>
+      <td className="queue-row__main">
         <div className="queue-row__change">
           <Link href={proposalHref(row)} className="queue-row__link" title={row.text} prefetch={false}>
             <ActionLabel action={row.action} />
