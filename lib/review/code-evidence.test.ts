@@ -4,7 +4,7 @@ import { nodeFromRecord } from "../graph/model";
 import type { CorpusDocument } from "../import/corpus";
 import { httpx } from "../loop/test-support";
 import type { CodeCheck } from "./code-evidence";
-import { checkCodeRelation, codeLanguage, codeRelationKind, codeView, definitionRange, isFileNode, stripComments } from "./code-evidence";
+import { checkCodeRelation, codeLanguage, codeRelationKind, codeView, definitionRange, findCodeDefinition, isFileNode, stripComments } from "./code-evidence";
 
 function confirmed(check: CodeCheck): { line: number; text: string; where: string } | null {
   return check.status === "confirmed" ? { line: check.hit.line, text: check.hit.text, where: check.where } : null;
@@ -48,6 +48,14 @@ describe("Python checks on httpx's real sources", () => {
   beforeAll(() => {
     ({ graph } = httpx());
     documents = new Map(httpx().documents.map((d) => [d.docId, d]));
+  });
+
+  it("finds the line that defines a node: two classes have two definitions; a file node has none", () => {
+    expect(findCodeDefinition({ documents, node: node("client_client") })).toMatchObject({ line: 70, text: "class Client(BaseClient):" });
+    const asyncClient = findCodeDefinition({ documents, node: node("client_asyncclient") });
+    expect(asyncClient?.text).toMatch(/^class AsyncClient\(BaseClient\):/);
+    expect(asyncClient?.line).not.toBe(70);
+    expect(findCodeDefinition({ documents, node: node("client") })).toBeNull();
   });
 
   it("finds def/class bodies: multi-line signatures, class ends, file nodes", () => {

@@ -497,3 +497,37 @@ export function checkCodeRelation({
   }
   return { status: "absent", kind, doc, range };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Definitions
+
+export interface CodeDefinition {
+  doc: CorpusDocument;
+  /** 1-based line of the `def` / `class` / `function` … that defines the node. */
+  line: number;
+  /** That line, trimmed, verbatim. */
+  text: string;
+}
+
+/**
+ * The line of source code that defines a node (a function, class, method, constant), read from
+ * its own source file; null for file nodes, nodes without a readable source, and names that are
+ * not identifiers. Two nodes with two definitions are two things: the review of a merge reads it.
+ */
+export function findCodeDefinition({ documents, node }: { documents: ReadonlyMap<string, CorpusDocument>; node: GraphNode }): CodeDefinition | null {
+  if (!node.sourceFile || isFileNode(node)) return null;
+  const doc = documents.get(node.sourceFile);
+  if (!doc) return null;
+  const language = codeLanguage(doc.path ?? doc.docId);
+  if (!language) return null;
+  const ident = bareIdentifier(node.label);
+  if (!/^[A-Za-z_$][\w$]*$/.test(ident)) return null;
+  const view = codeView(doc, language);
+  const line = definitionLine(view, node, language);
+  if (line === null) return null;
+  const shown = view[line - 1] ?? "";
+  // definitionLine accepts the source_location line when it merely names the identifier; a
+  // definition must also look like one.
+  if (!definitionPattern(ident, language).test(shown) && !topLevelAssignment(ident, language).test(shown)) return null;
+  return { doc, line, text: (documentLines(doc)[line - 1] ?? "").trim() };
+}
