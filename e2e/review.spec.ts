@@ -22,7 +22,7 @@ const QUESTION = "Which method does DigestAuth use to build the authorization he
 /** Index: expected label. Reviews come from the server's own review code on the httpx project. */
 const ACTIONS = [
   { type: "insert_edge", subject: "Client", relation: "calls", object: "_build_request" }, // HIGH: client.py:78
-  { type: "delete_edge", subject: "Timeout", relation: "uses", object: "Request" }, // HIGH: Timeout's body never names Request
+  { type: "delete_edge", subject: "Timeout", relation: "uses", object: "URL" }, // HIGH: Timeout's body never names URL and no mined rule predicts the edge
   { type: "insert_edge", subject: "Client", relation: "inherits", object: "BaseClient" }, // MEDIUM: EDGE_EXISTS
   { type: "insert_edge", subject: "Client", relation: "calls", object: HOSTILE }, // LOW: new node, no text
   { type: "insert_edge", subject: "__init__()", relation: "calls", object: "Headers" }, // LOW: ambiguous + generic

@@ -60,7 +60,7 @@ let db: TestDatabase;
 const users: Record<string, { id: string; username: string }> = {};
 
 const HIGH_CALL: RefinementAction = { type: "insert_edge", subject: "Client", relation: "calls", object: "_build_request" };
-const HIGH_DELETE: RefinementAction = { type: "delete_edge", subject: "Timeout", relation: "uses", object: "Request" };
+const HIGH_DELETE: RefinementAction = { type: "delete_edge", subject: "Timeout", relation: "uses", object: "URL" };
 const MEDIUM_EXISTS: RefinementAction = { type: "insert_edge", subject: "Client", relation: "inherits", object: "BaseClient" };
 const LOW_UNKNOWN: RefinementAction = { type: "insert_edge", subject: "main", relation: "calls", object: "unknown" };
 /** What a hostile editor swaps in: a HIGH action nobody approved. */

@@ -28,7 +28,7 @@ let db: TestDatabase;
 const users: Record<string, { id: string; username: string }> = {};
 
 const HIGH_CALL: RefinementAction = { type: "insert_edge", subject: "Client", relation: "calls", object: "_build_request" };
-const HIGH_DELETE: RefinementAction = { type: "delete_edge", subject: "Timeout", relation: "uses", object: "Request" };
+const HIGH_DELETE: RefinementAction = { type: "delete_edge", subject: "Timeout", relation: "uses", object: "URL" };
 const MEDIUM_EXISTS: RefinementAction = { type: "insert_edge", subject: "Client", relation: "inherits", object: "BaseClient" };
 const LOW_DELETE: RefinementAction = { type: "delete_edge", subject: "BaseClient", relation: "method", object: "_build_request" };
 const LOW_UNKNOWN: RefinementAction = { type: "insert_edge", subject: "main", relation: "calls", object: "unknown" };
@@ -299,7 +299,7 @@ describe("stale approvals", () => {
 describe("vetoes", () => {
   it("a reject blocks approval until withdrawn; then the completing approval applies", async () => {
     const id = await propose([HIGH_DELETE]);
-    const vetoRes = await reject(post(`/api/proposals/${id}/reject`, await signInHeaders("rosa"), { actions: [0], reason: "Timeout does use Request in 0.28" }), ctx(id));
+    const vetoRes = await reject(post(`/api/proposals/${id}/reject`, await signInHeaders("rosa"), { actions: [0], reason: "Timeout does use URL in 0.28" }), ctx(id));
     expect(vetoRes.status).toBe(200);
     expect((await getProposal(id)).actions[0]).toMatchObject({ status: "rejected", evaluation: { vetoed: true } });
     const blocked = await approveAs("rita", id, { actions: [0] });
