@@ -44,6 +44,13 @@ export default defineConfig({
       ],
     },
   },
+  // graphs.spec starts from an empty graph list (the first-use story); specs that import graphs
+  // of their own (ask, calibration, …) run after it.
+  projects: [
+    { name: "first-use", testMatch: /graphs\.spec\.ts$/ },
+    // A project's testIgnore replaces the top-level one, so runs.spec's PostgreSQL exclusion is repeated.
+    { name: "workflows", testIgnore: [/graphs\.spec\.ts$/, ...(isPostgresE2e() ? ["**/runs.spec.ts"] : [])], dependencies: ["first-use"] },
+  ],
   webServer: {
     command: `node e2e/reset-db.mjs && npm run start -- -p ${port}`,
     url: `http://127.0.0.1:${port}/`,

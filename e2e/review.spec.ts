@@ -17,7 +17,8 @@ import {
 } from "./review-helpers";
 
 const GRAPH = "httpx-review";
-const QUESTION = "Which method does DigestAuth use to build the authorization header?";
+// A question the httpx graph cannot answer (no relation says what HTTPTransport raises), so its run records an abduction.
+const QUESTION = "Which exceptions can HTTPTransport raise?";
 
 /** Index: expected label. Reviews come from the server's own review code on the httpx project. */
 const ACTIONS = [
