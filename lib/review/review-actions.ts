@@ -19,16 +19,16 @@ import { documentIdsOf } from "../import/corpus";
 import { formatAction } from "../loop/parse-output";
 import type { RefinementAction } from "../loop/types";
 import type { CodeCheck } from "./code-evidence";
-import { checkCodeRelation, codeRelationKind } from "./code-evidence";
+import { checkCodeRelation, codeRelationKind, findCodeDefinition } from "./code-evidence";
 import { RelationIndex, edgesBetween, normalizeRelation, relationUsage, relationsBetweenSimilar, shortestPath } from "./graph-evidence";
 import type { NameResolver, ResolvedAction } from "./resolve-action";
 import { createNameResolver, resolveActionNames } from "./resolve-action";
 import { getRelationRanker } from "../retrieve/rank-relations";
 import type { MinedGraphRules } from "./mine-graph-rules";
-import { functionalConflict, predictEdge, relationSignatureFit } from "./mine-graph-rules";
+import { functionalConflict, predictByNeighbours, predictEdge, relationSignatureFit } from "./mine-graph-rules";
 import { ScoreCard, decideLabel } from "./score-action";
 import type { CoMention, MatchTerms, TextStatement } from "./text-evidence";
-import { documentMentions, findCoMentions, findStatements, isAliasStatement, isCodeDocument, matchTerms, relationWordsOf, stem, unqualified } from "./text-evidence";
+import { bareIdentifier, documentMentions, findCoMentions, findStatements, isAliasStatement, isCodeDocument, matchTerms, relationWordsOf, stem, unqualified } from "./text-evidence";
 import type { ActionReview, Confidence, EvidenceItem, EvidenceSource, LabelThresholds, ResolvedName, ReviewWarning, Suggestion, WarningCode } from "./types";
 
 /** An entry the parser could not read: reviewed as LOW / UNPARSEABLE so it is shown, not lost. */
@@ -718,6 +718,7 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     const what = `no mined rule predicts it, though rules predict ${pct(stats.ruleRecall)} of true ${prediction.relation} facts (and ${pct(stats.randomFireRate)} of random objects)`;
     rv.card.add("rule", sign * Math.log(lr), what, { positive: sign === -1 });
   }
+  neighbourSignal(rv, s, o, relation, sign);
   // Kinds and one-object-per-subject are measured over a relation's uses: in an open-relation
   // graph (a few uses per relation) they measure sparsity, not the relation. There only the
   // written form of the names (a date, a number, a proper name, a common noun) is compared.
@@ -745,6 +746,34 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     rv.card.add("functional", sign * c, functional.summary, { evidence, positive: sign === -1 });
   }
   return { fired: top !== undefined };
+}
+
+/** Shared-neighbour evidence this many times likelier for true facts than for random ones speaks for the edge. */
+const NEIGHBOUR_POSITIVE_RATIO = 2;
+/** Its most: structure alone is partial evidence (MEDIUM), never a statement. */
+const NEIGHBOUR_MAX_CONTRIBUTION = 2.5;
+
+/**
+ * Shared neighbours (relation-aware Adamic–Adar) and "nodes like the subject have this object",
+ * each weighed by the likelihood ratio measured at mining against random pairs of the same
+ * subject and another fact's object. The two overlap, so only the stronger one counts. Never
+ * strong: it predicts, it does not state.
+ */
+function neighbourSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string, sign: 1 | -1): void {
+  const rules = rv.ctx.rules;
+  if (!rules) return;
+  const p = predictByNeighbours({ rules, graph: rv.ctx.graph, subject: s.id, relation, object: o.id, maxShared: 3 });
+  const useShared = p.score > 0 && p.likelihoodRatio >= p.similarLikelihoodRatio;
+  const lr = useShared ? p.likelihoodRatio : p.similarLikelihoodRatio;
+  if (!(lr > 1.2)) return;
+  const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr));
+  const path = useShared ? (p.shared[0]?.path ?? []) : [...(p.similar[0]?.via ?? []), ...(p.similar[0] ? [p.similar[0].edge] : [])];
+  const what = useShared
+    ? `${s.label} and ${o.label} share ${p.sharedCount} neighbour${p.sharedCount === 1 ? "" : "s"} through patterns that mark ${p.relation}: ${p.shared.map((n) => `"${n.label}"`).join(", ")} (overlap ${p.score.toFixed(2)}, hubs discounted; ${pct(p.trueShare)} of held-out true ${p.relation} facts have this much, ${pct(p.randomShare)} of random pairs: ×${lr.toFixed(1)})`
+    : `nodes that share ${s.label}'s neighbours have ${p.relation} ${o.label}: ${p.similar.map((n) => `"${n.label}"`).join(", ")} (similarity ${p.similarScore.toFixed(2)}, hubs discounted; ${pct(p.similarTrueShare)} of held-out true ${p.relation} facts have this much, ${pct(p.similarRandomShare)} of random pairs: ×${lr.toFixed(1)})`;
+  const evidence = rv.cite({ kind: "path", summary: what, path });
+  if (sign === 1) rv.card.add("graph", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO });
+  else rv.card.add("graph", -c, `${what}: deleting it goes against the graph's structure`, { evidence });
 }
 
 type SurfaceKind = "date" | "number" | "name" | "common";
@@ -1145,6 +1174,22 @@ function reviewReplace(rv: Review, index: number): ActionReview {
     const yb = yearsOf(graph, newNode);
     if (ya.size > 0 && yb.size > 0 && ![...ya].some((y) => yb.has(y))) {
       rv.card.add("name", -3, `different years: "${oldNode.label}" ${[...ya].join(", ")}, "${newNode.label}" ${[...yb].join(", ")}`, { strong: true });
+    }
+    // Code: each name has its own definition (`class AsyncClient(BaseClient):` and `class
+    // Client(BaseClient):`), so they are two things however many neighbours they share.
+    const defOld = findCodeDefinition({ documents: rv.ctx.documents, node: oldNode });
+    const defNew = defOld ? findCodeDefinition({ documents: rv.ctx.documents, node: newNode }) : null;
+    if (defOld && defNew && (defOld.doc.docId !== defNew.doc.docId || defOld.line !== defNew.line)) {
+      const first = rv.evidence.length;
+      for (const [node, def] of [[oldNode, defOld], [newNode, defNew]] as const) {
+        rv.evidence.push({ kind: "code", summary: `"${node.label}" is defined at ${docLabel(def.doc)}:${def.line}`, quote: def.text, source: sourceOf(def.doc, def.line), highlights: [bareIdentifier(node.label)] });
+      }
+      rv.card.add(
+        "code",
+        -3,
+        `two definitions: "${oldNode.label}" at ${docLabel(defOld.doc)}:${defOld.line} and "${newNode.label}" at ${docLabel(defNew.doc)}:${defNew.line}: two definitions in the code are two things`,
+        { evidence: first, strong: true },
+      );
     }
     const na = graph.neighborIds(oldNode.id);
     const nb = graph.neighborIds(newNode.id);
