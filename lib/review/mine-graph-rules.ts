@@ -20,6 +20,12 @@
  *       `likelihoodRatio` is P(outcome | true) / P(outcome | random) for this outcome (a rule this
  *       confident fires / none fires), measured on the same samples.
  *       Paths are read from the mined index (parallel copies merged; labels from `graph`).
+ *   predictByNeighbours({ rules, graph, subject, relation, object, excludeEdgeKeys?, maxShared? }): NeighbourPrediction
+ *       Link prediction from the graph's structure, hubs discounted (Adamic–Adar): the neighbours
+ *       subject and object share through two-step patterns that mark the relation, and the nodes
+ *       sharing the subject's neighbours that have this object; each with a likelihood ratio
+ *       measured at mining on held-out facts against the same subject with another fact's object
+ *       (as popular, of the same kind). Named nodes and stored paths come with it.
  *   relationSignatureFit({ rules, graph, subject, relation, object }): SignatureFit
  *       How well the subject fits the relation's usual subjects and the object its usual objects
  *       (node kinds: graphify file_type, else which relations a node is subject/object of), with
@@ -65,6 +71,10 @@
  *   nodes) are chosen greedily to cover the most subjects/objects, the edge under judgement left
  *   out (an object counts as "object of r" only through another r-edge). Coverage among true
  *   nodes vs among random nodes gives the likelihood ratio of "has one of them" / "has none".
+ * - Shared neighbours, per relation: up to `neighbourSamples` facts (even stride), alternately
+ *   choosing the patterns (x –a– z –b– y joining ≥ 2% of the chosen facts and twice as many of
+ *   them as random pairs) and measuring both scores on the rest and on random pairs (the fact's
+ *   subject, another random fact's object not linked to it). See `NeighbourModel`.
  * - Functional: AMIE functionality = distinct subjects / distinct facts; `multiShare` = share of
  *   subjects with more than one object. Functional when multiShare ≤ 10% over ≥ 5 subjects.
  */
@@ -99,6 +109,8 @@ export interface MineLimits {
   baseSamples: number;
   /** Seed for the random objects of `randomFireRate` (default 1). */
   seed: number;
+  /** Head facts per relation sampled for the shared-neighbour model, half to choose patterns, half to measure (default 300). */
+  neighbourSamples: number;
 }
 
 export const DEFAULT_MINE_LIMITS: Readonly<MineLimits> = Object.freeze({
@@ -114,6 +126,7 @@ export const DEFAULT_MINE_LIMITS: Readonly<MineLimits> = Object.freeze({
   maxSignatureFeatures: 6,
   baseSamples: 3_000,
   seed: 1,
+  neighbourSamples: 300,
 });
 
 /** One body atom. `inverse`: the stored edge points from the later variable to the earlier one. */
@@ -282,6 +295,8 @@ export interface MinedGraphRules {
   ruleStats: Map<string, RelationRuleStats>;
   signatures: Map<string, RelationSignature>;
   functional: Map<string, FunctionalStats>;
+  /** Shared-neighbour models by normalised relation (see `predictByNeighbours`). */
+  neighbours: Map<string, NeighbourModel>;
   stats: { nodes: number; facts: number; relations: number; rules: number; ms: number };
   limits: MineLimits;
   /** The mined version's integer index (about 40 bytes per fact). */
@@ -294,6 +309,77 @@ export interface GraphRulesMiner {
   readonly progress: number;
   readonly done: boolean;
   result(): MinedGraphRules;
+}
+
+/**
+ * Shared neighbours of a relation's facts (relation-aware Adamic–Adar), measured per relation at
+ * mining: which two-step patterns through a shared neighbour z (x –a→ z –b→ y, either direction
+ * per step) mark its facts, and how much such overlap held-out true facts have against random
+ * pairs of the same subject and another object of the relation (the same kind of object: a
+ * fitting kind alone earns nothing).
+ */
+export interface NeighbourModel {
+  relation: string;
+  /** The patterns, readable (`/film/film/genre(x,z) ∧ /film/film/genre(y,z)`), most frequent among true facts first; at most 10 listed. */
+  patterns: string[];
+  /** Patterns kept (the list above is cut at 10). */
+  patternCount: number;
+  /** Overlap scores of the held-out sampled true facts, ascending. */
+  scoresTrue: number[];
+  /** The same for random pairs: the fact's subject and the object of another, random fact of the relation (so as popular an object), not linked to it. */
+  scoresRandom: number[];
+  /** "Nodes like the subject have this object": Σ over the object's other subjects z of their hub-discounted shared neighbours with the subject; held-out true facts, ascending. */
+  similarTrue: number[];
+  /** The same for the random pairs. */
+  similarRandom: number[];
+}
+
+export interface SharedNeighbour {
+  /** Node id and label of the shared neighbour z. */
+  id: string;
+  label: string;
+  degree: number;
+  /** 1 / ln(1 + degree): a hub shared by many pairs says little. */
+  weight: number;
+  /** subject–z and z–object, in stored direction. */
+  path: Triple[];
+}
+
+export interface SimilarSubject {
+  id: string;
+  label: string;
+  /** Hub-discounted shared neighbours with the subject. */
+  similarity: number;
+  /** z –relation→ object, stored. */
+  edge: Triple;
+  /** One shared neighbour: subject–f, f–z, stored direction. */
+  via: Triple[];
+}
+
+export interface NeighbourPrediction {
+  relation: string;
+  /** Nodes like the subject (sharing its neighbours) that have this object: the best few. */
+  similar: SimilarSubject[];
+  /** Σ over the object's other subjects of their similarity to the subject. */
+  similarScore: number;
+  /** The likelihood ratio of that much similarity, measured like `likelihoodRatio`. */
+  similarLikelihoodRatio: number;
+  similarTrueShare: number;
+  similarRandomShare: number;
+  /** null when the relation is not in the mined graph. */
+  model: NeighbourModel | null;
+  /** Σ over shared neighbours reached through a kept pattern of 1 / ln(1 + degree). */
+  score: number;
+  /** The shared neighbours, least hub-like first (at most maxShared). */
+  shared: SharedNeighbour[];
+  sharedCount: number;
+  /** Share of held-out true facts with at least this overlap (the threshold: the largest true score ≤ score). */
+  trueShare: number;
+  /** The same share among the random pairs. */
+  randomShare: number;
+  /** trueShare / randomShare, add-½ smoothed; 1 when the score is 0 or nothing was measured. */
+  likelihoodRatio: number;
+  summary: string;
 }
 
 interface PairQuery {
@@ -425,6 +511,143 @@ export function predictEdge({
     relationStats,
     summary: predictionSummary(name, firing, relationStats, headRules.length),
   };
+}
+
+/** Held-out true facts a relation needs before its neighbour model says anything. */
+const MIN_NEIGHBOUR_MEASURED = 20;
+
+/**
+ * Shared-neighbour evidence for (subject, relation, object): the neighbours z the two share
+ * through patterns that mark the relation on this graph, hubs discounted (Adamic–Adar), with the
+ * likelihood ratio of that much overlap, true facts against random pairs of the same subject and
+ * another object of the relation, measured at mining on held-out facts. The judged fact is never
+ * a path (z is neither endpoint); `excludeEdgeKeys` are left out too.
+ */
+export function predictByNeighbours({ rules, graph, subject, relation, object, excludeEdgeKeys, maxShared = 4 }: PairQuery & { maxShared?: number }): NeighbourPrediction {
+  const key = relationKey(relation);
+  const model = rules.neighbours.get(key) ?? null;
+  const ix = rules.index;
+  const r = ix.keyNumber.get(key);
+  const x = ix.numberOf.get(subject);
+  const y = ix.numberOf.get(object);
+  const name = model?.relation ?? relation;
+  const none = (summary: string): NeighbourPrediction => ({
+    relation: name,
+    model,
+    score: 0,
+    shared: [],
+    sharedCount: 0,
+    trueShare: 0,
+    randomShare: 0,
+    likelihoodRatio: 1,
+    similar: [],
+    similarScore: 0,
+    similarLikelihoodRatio: 1,
+    similarTrueShare: 0,
+    similarRandomShare: 0,
+    summary,
+  });
+  if (!model || r === undefined) return none(`${relation} is not a relation of this graph: no shared-neighbour model`);
+  if (model.scoresTrue.length < MIN_NEIGHBOUR_MEASURED) return none(`too few ${name} facts to measure shared neighbours on`);
+  if (x === undefined || y === undefined || x === y) return none("a new node shares no neighbours");
+  const excluded = excludedFacts(graph, ix, excludeEdgeKeys);
+  const out = none("");
+  // Shared neighbours through the relation's patterns.
+  const patterns = ix.neighbourPatterns[r];
+  const found = new Map<number, [number, number]>();
+  if (patterns && patterns.size > 0) {
+    joinShared(ix, x, y, queryScratch(ix), Number.POSITIVE_INFINITY, (z, a1, a2) => {
+      if (found.has(z) || !patterns.has(a1 * 2 * ix.keys.length + a2)) return;
+      if (excluded && (excluded.has(factKey(x, a1, z)) || excluded.has(factKey(z, a2, y)))) return;
+      found.set(z, [a1, a2]);
+    });
+  }
+  const all: SharedNeighbour[] = [];
+  for (const [z, [a1, a2]] of found) {
+    const degree = degreeOf(ix, z);
+    const weight = 1 / Math.log(1 + degree);
+    out.score += weight;
+    all.push({ id: ix.ids[z] as string, label: "", degree, weight, path: [tripleOf(graph, ix, x, a1, z), tripleOf(graph, ix, z, a2, y)] });
+  }
+  all.sort((a, b) => b.weight - a.weight || (a.id < b.id ? -1 : 1));
+  out.shared = all.slice(0, maxShared).map((n) => ({ ...n, label: graph.getNode(n.id)?.label ?? n.id }));
+  out.sharedCount = all.length;
+  const parts: string[] = [];
+  if (out.score > 0) {
+    const m = overlapRatio(model.scoresTrue, model.scoresRandom, out.score);
+    out.trueShare = m.trueShare;
+    out.randomShare = m.randomShare;
+    out.likelihoodRatio = m.likelihoodRatio;
+    const listed = out.shared.map((n) => `"${n.label}" (degree ${fmt(n.degree)})`).join(", ");
+    parts.push(
+      `shares ${all.length} neighbour${all.length === 1 ? "" : "s"} with the object through patterns that mark ${name}: ${listed}${all.length > out.shared.length ? ` and ${all.length - out.shared.length} more` : ""} ` +
+        `(overlap ${out.score.toFixed(2)}, hubs discounted; ${pct(m.trueShare)} of held-out true ${name} facts have this much, ${pct(m.randomShare)} of the same subjects with another fact's object)`,
+    );
+  }
+  // Nodes like the subject that have this object.
+  const sim = similarity(ix, x, y, similarityScratch(ix), SIMILARITY_WORK, excluded);
+  const [lo, hi] = atomRange(ix, y, 2 * r + 1);
+  const likes: { z: number; s: number }[] = [];
+  for (let j = lo; j < hi; j++) {
+    const z = ix.nbr[j] as number;
+    if (z === x || sim.stamp[z] !== sim.epoch) continue;
+    if (excluded?.has(factKey(z, 2 * r, y))) continue;
+    const v = sim.value[z] as number;
+    out.similarScore += v;
+    likes.push({ z, s: v });
+  }
+  if (out.similarScore > 0) {
+    const m = overlapRatio(model.similarTrue, model.similarRandom, out.similarScore);
+    out.similarTrueShare = m.trueShare;
+    out.similarRandomShare = m.randomShare;
+    out.similarLikelihoodRatio = m.likelihoodRatio;
+    likes.sort((a, b) => b.s - a.s || a.z - b.z);
+    out.similar = likes.slice(0, maxShared).map(({ z, s: v }) => {
+      const f = sim.via[z] as number;
+      return {
+        id: ix.ids[z] as string,
+        label: graph.getNode(ix.ids[z] as string)?.label ?? (ix.ids[z] as string),
+        similarity: v,
+        edge: tripleOf(graph, ix, z, 2 * r, y),
+        via: [tripleOf(graph, ix, x, sim.viaAtom1[z] as number, f), tripleOf(graph, ix, f, sim.viaAtom2[z] as number, z)],
+      };
+    });
+    const listed = out.similar.map((n) => `"${n.label}" (${n.similarity.toFixed(2)})`).join(", ");
+    parts.push(
+      `${likes.length} node${likes.length === 1 ? "" : "s"} sharing neighbours with the subject ${likes.length === 1 ? "has" : "have"} this object by ${name}: ${listed}${likes.length > out.similar.length ? ` and ${likes.length - out.similar.length} more` : ""} ` +
+        `(similarity ${out.similarScore.toFixed(2)}; ${pct(m.trueShare)} of held-out true ${name} facts have this much, ${pct(m.randomShare)} of the same subjects with another fact's object)`,
+    );
+  }
+  out.summary = parts.length ? parts.join("; ") : `${subject} and ${object} share no neighbour through a pattern that marks ${name}, and no node like the subject has this object`;
+  return out;
+}
+
+/** True facts the measured event "score ≥ t" must hold for: a ratio from one or two facts is noise. */
+const MIN_TAIL = 5;
+
+/**
+ * P(score ≥ t | true) / P(score ≥ t | random), add-½ smoothed; t is the largest positive true
+ * score ≤ score, lowered so that at least MIN_TAIL true facts reach it (the pair reaches any
+ * lower t too).
+ */
+function overlapRatio(T: number[], Rn: number[], score: number): { trueShare: number; randomShare: number; likelihoodRatio: number } {
+  let t = score;
+  for (let i = T.length - 1; i >= 0; i--) {
+    const v = T[i] as number;
+    if (v > 0 && v <= score + 1e-12) {
+      t = v;
+      break;
+    }
+  }
+  const tail = T[T.length - MIN_TAIL];
+  if (tail !== undefined && tail > 0) t = Math.min(t, tail);
+  const atLeast = (values: number[]) => values.filter((v) => v >= t - 1e-12).length;
+  const nT = atLeast(T);
+  const nR = atLeast(Rn);
+  const trueShare = nT / Math.max(1, T.length);
+  const randomShare = nR / Math.max(1, Rn.length);
+  const likelihoodRatio = (nT + 0.5) / (T.length + 1) / ((nR + 0.5) / (Rn.length + 1));
+  return { trueShare, randomShare, likelihoodRatio };
 }
 
 export function relationSignatureFit({ rules, graph, subject, relation, object }: PairQuery): SignatureFit {
@@ -711,6 +934,8 @@ export interface RulesIndex {
   rules: IntRule[][];
   /** Signature feature numbers by relation number, aligned with the signatures' features. */
   signatureFeatures: { subject: number[]; object: number[] }[];
+  /** Shared-neighbour pattern keys (a1 · 2R + a2) by relation number. */
+  neighbourPatterns: Set<number>[];
 }
 
 /** Pseudo-random numbers from a seed (mulberry32), so mining is deterministic. */
@@ -851,7 +1076,7 @@ function* buildIndex(graph: KnowledgeGraph): Generator<number, RulesIndex> {
     }
     if (u % 2_000 === 1_999) yield 1;
   }
-  return { n, ids, keys, display, factS, factO, off, atom, nbr, sortKey, fileType, fileTypes, numberOf, keyNumber, rules: [], signatureFeatures: [] };
+  return { n, ids, keys, display, factS, factO, off, atom, nbr, sortKey, fileType, fileTypes, numberOf, keyNumber, rules: [], signatureFeatures: [], neighbourPatterns: [] };
 }
 
 /** First entry of node u with atom ≥ a. */
@@ -1069,6 +1294,222 @@ function* mineRelationRules(
       bestConfidenceRandom: bestRandom,
     },
   };
+}
+
+const degreeOf = (ix: RulesIndex, u: number): number => (ix.off[u + 1] as number) - (ix.off[u] as number);
+
+const queryScratches = new WeakMap<RulesIndex, Scratch>();
+function queryScratch(ix: RulesIndex): Scratch {
+  let s = queryScratches.get(ix);
+  if (!s) {
+    s = { stamp: new Int32Array(ix.n), head: new Int32Array(ix.n), next: new Int32Array(ix.atom.length), mark: new Int32Array(ix.n), epoch: 0 };
+    queryScratches.set(ix, s);
+  }
+  return s;
+}
+
+/** Entries read per similarity walk (the subject's neighbours' entries, least connected first). */
+const SIMILARITY_WORK = 10_000;
+
+interface SimilarityScratch {
+  stamp: Int32Array;
+  value: Float64Array;
+  /** One middle node f per reached z, and the atoms x→f, f→z. */
+  via: Int32Array;
+  viaAtom1: Int32Array;
+  viaAtom2: Int32Array;
+  /** The middle-node walk that last added to z (one middle node counts once per z). */
+  lastF: Int32Array;
+  epoch: number;
+  walk: number;
+}
+
+function newSimilarityScratch(n: number): SimilarityScratch {
+  return { stamp: new Int32Array(n), value: new Float64Array(n), via: new Int32Array(n), viaAtom1: new Int32Array(n), viaAtom2: new Int32Array(n), lastF: new Int32Array(n), epoch: 0, walk: 0 };
+}
+
+const similarityScratches = new WeakMap<RulesIndex, SimilarityScratch>();
+function similarityScratch(ix: RulesIndex): SimilarityScratch {
+  let s = similarityScratches.get(ix);
+  if (!s) similarityScratches.set(ix, (s = newSimilarityScratch(ix.n)));
+  return s;
+}
+
+/**
+ * How much each node z shares x's neighbours: Σ over shared neighbours f of 1 / ln(1 + deg f)
+ * (Adamic–Adar). x's neighbours are walked from the least connected on until maxWork entries
+ * are read, so hubs are reached last, if at all. y (the judged object) is never a middle node,
+ * and excluded facts are not walked. Read with `stamp[z] === epoch`.
+ */
+function similarity(ix: RulesIndex, x: number, y: number, sim: SimilarityScratch, maxWork: number, excluded: Set<string> | null): SimilarityScratch {
+  const epoch = ++sim.epoch;
+  const lo = ix.off[x] as number;
+  const hi = ix.off[x + 1] as number;
+  const order: number[] = [];
+  for (let i = lo; i < hi; i++) {
+    const f = ix.nbr[i] as number;
+    if (f === y || (i > lo && ix.nbr[i - 1] === f && ix.atom[i - 1] === ix.atom[i])) continue;
+    if (excluded?.has(factKey(x, ix.atom[i] as number, f))) continue;
+    order.push(i);
+  }
+  order.sort((a, b) => degreeOf(ix, ix.nbr[a] as number) - degreeOf(ix, ix.nbr[b] as number) || a - b);
+  const seenF = new Set<number>();
+  let work = 0;
+  for (const i of order) {
+    const f = ix.nbr[i] as number;
+    if (seenF.has(f)) continue;
+    seenF.add(f);
+    const d = degreeOf(ix, f);
+    if (work + d > maxWork) break;
+    work += d;
+    const w = 1 / Math.log(1 + d);
+    const walk = ++sim.walk;
+    for (let j = ix.off[f] as number; j < (ix.off[f + 1] as number); j++) {
+      const z = ix.nbr[j] as number;
+      if (z === x || z === y) continue;
+      if (excluded?.has(factKey(f, ix.atom[j] as number, z))) continue;
+      if (sim.stamp[z] !== epoch) {
+        sim.stamp[z] = epoch;
+        sim.value[z] = 0;
+        sim.via[z] = f;
+        sim.viaAtom1[z] = ix.atom[i] as number;
+        sim.viaAtom2[z] = ix.atom[j] as number;
+      } else if (sim.lastF[z] === walk) continue;
+      sim.lastF[z] = walk;
+      sim.value[z] = (sim.value[z] as number) + w;
+    }
+  }
+  return sim;
+}
+
+/**
+ * Every shared neighbour z of x and y (z neither of them): visit(z, a1, a2) per pair of entries,
+ * a1 the atom from x to z, a2 the atom from z to y. Cost deg(x) + deg(y) (+ the instances, at
+ * most maxJoin).
+ */
+function joinShared(ix: RulesIndex, x: number, y: number, scratch: Scratch, maxJoin: number, visit: (z: number, a1: number, a2: number) => void): void {
+  const epoch = ++scratch.epoch;
+  for (let j = ix.off[y] as number; j < (ix.off[y + 1] as number); j++) {
+    const z = ix.nbr[j] as number;
+    if (scratch.stamp[z] !== epoch) {
+      scratch.stamp[z] = epoch;
+      scratch.head[z] = -1;
+    }
+    scratch.next[j] = scratch.head[z] as number;
+    scratch.head[z] = j;
+  }
+  let joined = 0;
+  for (let i = ix.off[x] as number; i < (ix.off[x + 1] as number) && joined < maxJoin; i++) {
+    const z = ix.nbr[i] as number;
+    if (z === y || z === x || scratch.stamp[z] !== epoch) continue;
+    const a1 = ix.atom[i] as number;
+    for (let j = scratch.head[z] as number; j >= 0; j = scratch.next[j] as number) {
+      visit(z, a1, flip(ix.atom[j] as number));
+      joined++;
+    }
+  }
+}
+
+/** A pattern marks a relation when it joins at least this share (and 2) of the choosing half's true facts… */
+const NEIGHBOUR_PATTERN_SHARE = 0.02;
+/** …and at least this many times as many true pairs as random ones (add-one smoothed). */
+const NEIGHBOUR_PATTERN_LIFT = 2;
+
+/**
+ * The shared-neighbour model of relation r: sampled facts (even stride) alternate between
+ * choosing the patterns and measuring them, so the measured ratio is on facts the patterns were
+ * not chosen on. Each fact is paired with a random object of r that its subject is not linked to.
+ */
+function* mineNeighbourModel(
+  ix: RulesIndex,
+  r: number,
+  limits: MineLimits,
+  scratch: Scratch,
+  simScratch: SimilarityScratch,
+  random: () => number,
+): Generator<number, NeighbourModel> {
+  const S = ix.factS[r] as Int32Array;
+  const O = ix.factO[r] as Int32Array;
+  const relation = ix.display[r] as string;
+  const A = 2 * ix.keys.length;
+  const sample = stride(S.length, limits.neighbourSamples);
+  ix.neighbourPatterns[r] = new Set();
+  const empty: NeighbourModel = { relation, patterns: [], patternCount: 0, scoresTrue: [], scoresRandom: [], similarTrue: [], similarRandom: [] };
+  if (sample.length < 2 * MIN_NEIGHBOUR_MEASURED) return empty;
+  // The random object is another fact's object: as popular as true objects are, so a popular
+  // object (many subjects, many shared neighbours) earns nothing by being popular.
+  const pairs: { x: number; y: number; other: number }[] = [];
+  for (const f of sample) {
+    const x = S[f] as number;
+    const y = O[f] as number;
+    let other = -1;
+    for (let tries = 0; tries < 5 && other < 0; tries++) {
+      const c = O[Math.floor(random() * O.length)] as number;
+      if (c !== x && c !== y && !hasEntry(ix, x, 2 * r, c)) other = c;
+    }
+    pairs.push({ x, y, other });
+  }
+  const patternsOf = (x: number, y: number): Set<number> => {
+    const out = new Set<number>();
+    joinShared(ix, x, y, scratch, limits.maxJoinPerFact, (_z, a1, a2) => out.add(a1 * A + a2));
+    return out;
+  };
+  const countTrue = new Map<number, number>();
+  const countRandom = new Map<number, number>();
+  let choosing = 0;
+  for (let t = 0; t < pairs.length; t += 2) {
+    const p = pairs[t] as { x: number; y: number; other: number };
+    choosing++;
+    for (const k of patternsOf(p.x, p.y)) countTrue.set(k, (countTrue.get(k) ?? 0) + 1);
+    if (p.other >= 0) for (const k of patternsOf(p.x, p.other)) countRandom.set(k, (countRandom.get(k) ?? 0) + 1);
+    if (t % 50 === 48) yield 0;
+  }
+  const minCount = Math.max(2, NEIGHBOUR_PATTERN_SHARE * choosing);
+  const kept = [...countTrue.entries()]
+    .filter(([k, c]) => c >= minCount && (c + 1) / ((countRandom.get(k) ?? 0) + 1) >= NEIGHBOUR_PATTERN_LIFT)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const patterns = new Set(kept.map(([k]) => k));
+  ix.neighbourPatterns[r] = patterns;
+  const overlap = (x: number, y: number): number => {
+    if (patterns.size === 0) return 0;
+    const seen = new Set<number>();
+    let score = 0;
+    joinShared(ix, x, y, scratch, limits.maxJoinPerFact, (z, a1, a2) => {
+      if (seen.has(z) || !patterns.has(a1 * A + a2)) return;
+      seen.add(z);
+      score += 1 / Math.log(1 + degreeOf(ix, z));
+    });
+    return score;
+  };
+  // One walk per subject, the true object never a middle node; the random pair reuses it (a
+  // middle node equal to the random object can only raise the random scores: conservative).
+  const liked = (sim: SimilarityScratch, x: number, y: number): number => {
+    const [lo, hi] = atomRange(ix, y, 2 * r + 1);
+    let score = 0;
+    for (let j = lo; j < hi; j++) {
+      const z = ix.nbr[j] as number;
+      if (z !== x && sim.stamp[z] === sim.epoch) score += sim.value[z] as number;
+    }
+    return score;
+  };
+  const scoresTrue: number[] = [];
+  const scoresRandom: number[] = [];
+  const similarTrue: number[] = [];
+  const similarRandom: number[] = [];
+  for (let t = 1; t < pairs.length; t += 2) {
+    const p = pairs[t] as { x: number; y: number; other: number };
+    scoresTrue.push(overlap(p.x, p.y));
+    const sim = similarity(ix, p.x, p.y, simScratch, SIMILARITY_WORK, null);
+    similarTrue.push(liked(sim, p.x, p.y));
+    if (p.other >= 0) {
+      scoresRandom.push(overlap(p.x, p.other));
+      similarRandom.push(liked(sim, p.x, p.other));
+    }
+    if (t % 25 === 23) yield 0;
+  }
+  for (const a of [scoresTrue, scoresRandom, similarTrue, similarRandom]) a.sort((p, q) => p - q);
+  const text = (k: number) => `${atomText(ix, Math.floor(k / A), "x", "z")} ∧ ${atomText(ix, k % A, "z", "y")}`;
+  return { relation, patterns: kept.slice(0, 10).map(([k]) => text(k)), patternCount: kept.length, scoresTrue, scoresRandom, similarTrue, similarRandom };
 }
 
 /** Nodes at which atom a starts (subjects of its relation for an out-atom, objects for an in-atom). */
@@ -1305,7 +1746,8 @@ function functionalStats(ix: RulesIndex, r: number): FunctionalStats {
 
 function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, MinedGraphRules> {
   const INDEX = 0.1;
-  const RULES = 0.8;
+  const RULES = 0.7;
+  const NEIGHBOURS = 0.8;
   const build = buildIndex(graph);
   let ix: RulesIndex;
   for (;;) {
@@ -1349,6 +1791,13 @@ function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, Min
     done += share;
     yield INDEX + (RULES - INDEX) * done;
   }
+  const neighbours = new Map<string, NeighbourModel>();
+  const neighbourRandom = rng(limits.seed + 0x5bd1e995);
+  const simScratch = newSimilarityScratch(ix.n);
+  for (let r = 0; r < R; r++) {
+    neighbours.set(ix.keys[r] as string, yield* mineNeighbourModel(ix, r, limits, scratch, simScratch, neighbourRandom));
+    yield RULES + (NEIGHBOURS - RULES) * ((r + 1) / R);
+  }
   const degree = new Int32Array(ix.n);
   ix.ids.forEach((id, u) => (degree[u] = graph.degree(id)));
   let hasCommunity = false;
@@ -1357,7 +1806,7 @@ function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, Min
     if (c !== null) hasCommunity = true;
     return c;
   });
-  yield RULES;
+  yield NEIGHBOURS;
   const baseRun = buildBase(ix, limits);
   let base: Base;
   for (;;) {
@@ -1366,14 +1815,14 @@ function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, Min
       base = next.value;
       break;
     }
-    yield RULES;
+    yield NEIGHBOURS;
   }
   const signatures = new Map<string, RelationSignature>();
   const functional = new Map<string, FunctionalStats>();
   for (let r = 0; r < R; r++) {
     signatures.set(ix.keys[r] as string, yield* relationSignature(ix, r, base, degree, hasCommunity ? community : null, limits));
     functional.set(ix.keys[r] as string, functionalStats(ix, r));
-    yield RULES + (1 - RULES) * ((r + 1) / R);
+    yield NEIGHBOURS + (1 - NEIGHBOURS) * ((r + 1) / R);
   }
   domainCache.delete(ix); // mining scratch: the queries need only the CSR
   return {
@@ -1381,6 +1830,7 @@ function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, Min
     ruleStats,
     signatures,
     functional,
+    neighbours,
     stats: { nodes: ix.n, facts: totalFacts, relations: R, rules: ruleCount, ms: 0 },
     limits,
     index: ix,

@@ -718,7 +718,8 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     const what = `no mined rule predicts it, though rules predict ${pct(stats.ruleRecall)} of true ${prediction.relation} facts (and ${pct(stats.randomFireRate)} of random objects)`;
     rv.card.add("rule", sign * Math.log(lr), what, { positive: sign === -1 });
   }
-  neighbourSignal(rv, s, o, relation, sign);
+  // A rule that already speaks for the edge rests on the same paths: the neighbours would count them twice.
+  if (!rv.card.signals.some((x) => x.kind === "rule" && x.positive)) neighbourSignal(rv, s, o, relation, sign);
   // Kinds and one-object-per-subject are measured over a relation's uses: in an open-relation
   // graph (a few uses per relation) they measure sparsity, not the relation. There only the
   // written form of the names (a date, a number, a proper name, a common noun) is compared.

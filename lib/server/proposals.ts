@@ -19,6 +19,7 @@ import type { DiffGraph } from "../changes/diff-graph";
 import { buildDiffGraph } from "../changes/diff-graph";
 import { createNameResolver } from "../review/resolve-action";
 import { documentIdsForReview, reviewActions } from "../review/review-actions";
+import { verifyReviews } from "./verify-reviews";
 import type { ActionReview, Confidence } from "../review/types";
 import type { MinedGraphRules } from "../review/mine-graph-rules";
 import { getGraphRulesForReview, whenGraphRulesReady } from "./graph-rules-cache";
@@ -100,15 +101,17 @@ export async function reviewForGraph(options: {
     rulesForReview(loaded.graphId, loaded.version, loaded.graph, options.rulesWaitMs ?? RULES_WAIT_MS),
     findLabelThresholds(loaded.graphId),
   ]);
-  return reviewActions({
+  const documents = new Map(docs.map((d) => [d.docId, d]));
+  const reviews = reviewActions({
     graph: loaded.graph,
     actions: options.actions,
-    documents: new Map(docs.map((d) => [d.docId, d])),
+    documents,
     retrieved: options.retrieved,
     resolve,
     rules,
     thresholds: thresholds ?? undefined,
   });
+  return verifyReviews({ reviews, graph: loaded.graph, documents, thresholds: thresholds ?? undefined });
 }
 
 /**

@@ -1,0 +1,18 @@
+import { chromium } from "playwright";
+const base = "http://127.0.0.1:3200";
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"] });
+const [w, h, graph, q, name] = process.argv.slice(2);
+const ctx = await browser.newContext({ viewport: { width: Number(w), height: Number(h) } });
+const page = await ctx.newPage();
+await page.goto(base + "/login");
+await page.locator("input").first().fill("lead");
+await page.locator("input[type=password]").fill("correct horse battery staple");
+await page.locator("button[type=submit]").click();
+await page.waitForTimeout(1500);
+await page.goto(`${base}/graphs/${graph}/ask`);
+await page.locator("textarea").fill(q);
+await page.getByRole("button", { name: "Ask" }).click();
+await page.waitForTimeout(6000);
+await page.screenshot({ path: `/tmp/shots/${name}.png`, fullPage: true });
+console.log(page.url());
+await browser.close();
