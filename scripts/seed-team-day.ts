@@ -58,7 +58,7 @@ export interface SeedTeamDayResult {
 /** The agent's proposal: two HIGH, a MEDIUM and two LOW actions on the demo graph (labels by the real review). */
 const AGENT_ACTIONS: RefinementAction[] = [
   { type: "insert_edge", subject: "Client", relation: "calls", object: "_build_request" },
-  { type: "delete_edge", subject: "Timeout", relation: "uses", object: "Request" },
+  { type: "delete_edge", subject: "Timeout", relation: "uses", object: "URL" },
   { type: "insert_edge", subject: "Client", relation: "inherits", object: "BaseClient" },
   { type: "insert_edge", subject: "Client", relation: "calls", object: "RetryPolicy" },
   { type: "replace_node", old: "Timeout", new: "TimeoutConfig" },

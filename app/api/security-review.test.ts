@@ -64,7 +64,7 @@ const HIGH_DELETE: RefinementAction = { type: "delete_edge", subject: "Timeout",
 const MEDIUM_EXISTS: RefinementAction = { type: "insert_edge", subject: "Client", relation: "inherits", object: "BaseClient" };
 const LOW_UNKNOWN: RefinementAction = { type: "insert_edge", subject: "main", relation: "calls", object: "unknown" };
 /** What a hostile editor swaps in: a HIGH action nobody approved. */
-const SWAPPED: RefinementAction = { type: "delete_edge", subject: "Timeout", relation: "uses", object: "Request" };
+const SWAPPED: RefinementAction = { type: "delete_edge", subject: "Limits", relation: "uses", object: "Headers" };
 
 const BASE = "http://localhost";
 const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
