@@ -73,6 +73,7 @@ export function ActionCard({ proposalId, graph, item, stats, actor, policy, star
       data-testid="action-card"
       data-index={item.index}
       data-confidence={item.confidence}
+      data-action-type={item.action.type}
       data-status={item.status}
       data-approvals={`${evaluation.approvals}/${evaluation.required}`}
     >
