@@ -30,6 +30,18 @@ describe("graph rules cache", () => {
     expect(rules.rulesByHead.get("locatedin")?.length).toBeGreaterThan(0);
   });
 
+  it("mines the most recently requested graph first: a small graph does not wait behind a big one", async () => {
+    const big = parseTriples(readData("metaqa", "kb.txt"));
+    const small = countries();
+    const order: string[] = [];
+    const bigDone = whenGraphRulesReady({ graphId: "big", version: 1, graph: big }).then(() => order.push("big"));
+    const smallDone = whenGraphRulesReady({ graphId: "small", version: 1, graph: small }).then(() => order.push("small"));
+    await smallDone;
+    expect(getGraphRulesStatus({ graphId: "big", version: 1 })?.state).toBe("mining");
+    await bigDone;
+    expect(order).toEqual(["small", "big"]);
+  });
+
   it("keeps versions apart and mines each once", async () => {
     const graph = countries();
     const v1 = await whenGraphRulesReady({ graphId: "g", version: 1, graph });
