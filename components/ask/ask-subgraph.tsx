@@ -5,6 +5,7 @@ import { useMemo } from "react";
 import type { AskTrace } from "../api/ask-types";
 import type { CanvasEdge, CanvasNode } from "../graph-canvas";
 import { EmptyState, LoadingState } from "../ui/states";
+import { TripleTable } from "../runs/triple-table";
 
 // Cytoscape measures the DOM: it must never run during server rendering.
 const GraphCanvas = dynamic(() => import("../graph-canvas"), {
@@ -70,26 +71,7 @@ export function AskSubgraph({ trace }: { trace: AskTrace }) {
       </div>
       <details className="ask-subgraph__table">
         <summary className="small">All {trace.subgraph.length} triples</summary>
-        <div className="subgraph__table">
-          <table className="table table--compact" data-testid="ask-triples">
-            <thead>
-              <tr>
-                <th scope="col">Subject</th>
-                <th scope="col">Relation</th>
-                <th scope="col">Object</th>
-              </tr>
-            </thead>
-            <tbody>
-              {trace.subgraph.map((t, i) => (
-                <tr key={i}>
-                  <td className={answers.has(t.subject_id) ? "is-asked" : undefined}>{t.subject}</td>
-                  <td className="mono small">{t.relation}</td>
-                  <td className={answers.has(t.object_id) ? "is-asked" : undefined}>{t.object}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <TripleTable triples={trace.subgraph} marked={answers} testId="ask-triples" />
       </details>
     </div>
   );

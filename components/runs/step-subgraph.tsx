@@ -6,6 +6,7 @@ import type { RunTriple, StepRecord } from "../api/run-types";
 import type { CanvasEdge, CanvasNode } from "../graph-canvas";
 import { EmptyState, LoadingState } from "../ui/states";
 import { findQuestionEntities } from "./question-entities";
+import { TripleTable } from "./triple-table";
 
 // Cytoscape measures the DOM: it must never run during server rendering.
 const GraphCanvas = dynamic(() => import("../graph-canvas"), {
@@ -79,26 +80,7 @@ export function StepSubgraph({ question, step, isRunning }: StepSubgraphProps) {
           />
         )}
       </div>
-      <div className="subgraph__table">
-        <table className="table table--compact" data-testid="step-triples">
-          <thead>
-            <tr>
-              <th scope="col">Subject</th>
-              <th scope="col">Relation</th>
-              <th scope="col">Object</th>
-            </tr>
-          </thead>
-          <tbody>
-            {step.triples.map((t, i) => (
-              <tr key={step.edgeKeys[i] ?? i}>
-                <td className={marked.has(t.subject_id) ? "is-asked" : undefined}>{t.subject}</td>
-                <td className="mono small">{t.relation}</td>
-                <td className={marked.has(t.object_id) ? "is-asked" : undefined}>{t.object}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <TripleTable triples={step.triples} marked={marked} keys={step.edgeKeys} testId="step-triples" />
     </div>
   );
 }

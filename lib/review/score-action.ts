@@ -80,22 +80,8 @@ export interface LabelDecision {
 }
 
 /** The label a score gets, with the evidence gates (see the module header). */
-export function labelFromScore({
-  score,
-  signals,
-  blocked,
-  cap,
-  thresholds = DEFAULT_THRESHOLDS,
-}: {
-  score: number;
-  signals: readonly ScoreSignal[];
-  /** A blocking warning's codes (or true): LOW. */
-  blocked?: boolean | string;
-  /** Why the label may not exceed MEDIUM (EDGE_EXISTS, a near-duplicate), or null. */
-  cap?: string | null;
-  thresholds?: LabelThresholds;
-}): Confidence {
-  return decideLabel({ score, signals, blocked, cap, thresholds }).label;
+export function labelFromScore(options: Parameters<typeof decideLabel>[0]): Confidence {
+  return decideLabel(options).label;
 }
 
 export function decideLabel({
@@ -107,7 +93,9 @@ export function decideLabel({
 }: {
   score: number;
   signals: readonly ScoreSignal[];
+  /** A blocking warning's codes (or true): LOW. */
   blocked?: boolean | string;
+  /** Why the label may not exceed MEDIUM (EDGE_EXISTS, a near-duplicate), or null. */
   cap?: string | null;
   thresholds?: LabelThresholds;
 }): LabelDecision {
