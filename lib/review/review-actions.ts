@@ -26,6 +26,7 @@ import { createNameResolver, resolveActionNames } from "./resolve-action";
 import { getRelationRanker } from "../retrieve/rank-relations";
 import type { MinedGraphRules } from "./mine-graph-rules";
 import { functionalConflict, predictByNeighbours, predictEdge, relationSignatureFit } from "./mine-graph-rules";
+import { predictByConstants } from "./constant-rules";
 import { ScoreCard, decideLabel } from "./score-action";
 import type { CoMention, MatchTerms, TextStatement } from "./text-evidence";
 import { bareIdentifier, documentMentions, findCoMentions, findStatements, isAliasStatement, isCodeDocument, matchTerms, relationWordsOf, stem, unqualified } from "./text-evidence";
@@ -715,9 +716,11 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     else rv.card.add("rule", -Math.max(0.3, weight), `${what}: deleting it goes against the graph's regularities`, { evidence, strong });
   } else if (stats && stats.rules > 0 && stats.ruleRecall >= USUALLY_PREDICTED) {
     const lr = (1 - stats.ruleRecall + eps) / (1 - stats.randomFireRate + eps);
-    const what = `no mined rule predicts it, though rules predict ${pct(stats.ruleRecall)} of true ${prediction.relation} facts (and ${pct(stats.randomFireRate)} of random objects)`;
+    const what = `no mined path rule predicts it, though path rules predict ${pct(stats.ruleRecall)} of true ${prediction.relation} facts (and ${pct(stats.randomFireRate)} of random objects)`;
     rv.card.add("rule", sign * Math.log(lr), what, { positive: sign === -1 });
   }
+  // A confident path rule already says what a rule with a constant would (and is measured).
+  if (!rv.card.signals.some((x) => x.kind === "rule" && x.positive)) constantSignal(rv, s, o, relation, sign);
   // A rule that already speaks for the edge rests on the same paths: the neighbours would count them twice.
   if (!rv.card.signals.some((x) => x.kind === "rule" && x.positive)) neighbourSignal(rv, s, o, relation, sign);
   // Kinds and one-object-per-subject are measured over a relation's uses: in an open-relation
@@ -753,6 +756,29 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
 const NEIGHBOUR_POSITIVE_RATIO = 2;
 /** Its most: structure alone is partial evidence (MEDIUM), never a statement. */
 const NEIGHBOUR_MAX_CONTRIBUTION = 2.5;
+
+/**
+ * A rule with a constant (constant-rules.ts): "nodes with the subject's edge f(x, d) have r → o",
+ * weighed by the likelihood ratio measured at mining against the same subject with another
+ * fact's object of the relation (as popular, of the same kind). Never strong: it predicts from
+ * what the subject is, it does not state the fact.
+ */
+function constantSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string, sign: 1 | -1): void {
+  const rules = rv.ctx.rules;
+  if (!rules || s.id === o.id) return;
+  const p = predictByConstants({ rules, graph: rv.ctx.graph, subject: s.id, relation, object: o.id, relationKey: normalizeRelation(relation) });
+  const lr = p.likelihoodRatio;
+  if (!(p.confidence > 0) || !(lr > 1.2)) return;
+  const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr));
+  const like = p.examples.map((x) => `"${x.label}"`).join(", ");
+  const what =
+    `rule ${p.rule} holds for ${p.support} of the ${p.body} other nodes with that edge (confidence ${p.confidence.toFixed(2)}${like ? `, e.g. ${like}` : ""}); ` +
+    `${pct(p.trueShare)} of held-out true ${p.relation} facts have a rule this confident, ${pct(p.otherShare)} of other objects of the relation: ×${lr.toFixed(1)}`;
+  const path = [...(p.body_edge ? [p.body_edge] : []), ...(p.examples[0]?.edges ?? [])];
+  const evidence = rv.cite({ kind: "path", summary: what, path });
+  if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO });
+  else rv.card.add("rule", -c, `${what}: deleting it goes against the graph's regularities`, { evidence });
+}
 
 /**
  * Shared neighbours (relation-aware Adamic–Adar) and "nodes like the subject have this object",

@@ -1,0 +1,250 @@
+/**
+ * Rules with a constant, mined from the graph (issue #10): "nodes that have f have r → c".
+ *
+ * A path rule links subject and object through the graph; many true facts have no such path but
+ * follow from what the subject is: people whose nationality is Ireland mostly have the religion
+ * Catholicism, schools in one district share a school type, an ethnicity's people share other
+ * traits. In the style of AnyBURL's rules with constants, the rule is
+ *
+ *     r(x, c) ⇐ f(x, d)        (or, with the subject constant, r(c, x) ⇐ f(x, d))
+ *
+ * where c is the proposed object (subject), f(x, d) one of the subject's (object's) own edges,
+ * and its confidence is support / (body + 5): support = other nodes with f(x, d) that have
+ * r(x, c), body = other nodes with f(x, d) (the +5 keeps a rule seen twice from counting as sure).
+ * Rules are not enumerated ahead: for a query the best rule is found by meeting the two node sets
+ * in the CSR index (cost: the subject's degree × the smaller set, capped).
+ *
+ * What a firing rule is worth is measured per relation at mining, never assumed: held-out true
+ * facts (leave-one-out) against the same subject with **another fact's object of the same
+ * relation** — as popular and of the same kind, so a fitting kind earns nothing. The likelihood
+ * ratio of "a rule this confident fires" is the evidence; it predicts, it never states, so it
+ * can make a proposal MEDIUM, never HIGH on its own.
+ *
+ * Pure: reads the mined RulesIndex; no I/O.
+ */
+import type { KnowledgeGraph, Triple } from "../graph/model";
+import type { RulesIndex } from "./rules-index";
+import { atomRange, flip, hasEntry, stride, tripleOf } from "./rules-index";
+
+/** Per relation: the best constant-rule confidences of held-out facts, both ascending. */
+export interface ConstantRuleModel {
+  relation: string;
+  /** Held-out true facts of the relation (leave-one-out). */
+  scoresTrue: number[];
+  /** The fact's subject with the object of another, random fact of the relation, not linked to it. */
+  scoresOther: number[];
+}
+
+export interface ConstantRulePrediction {
+  relation: string;
+  /** Best rule confidence, 0 when no rule fires. */
+  confidence: number;
+  support: number;
+  body: number;
+  /** "object": r(x, object) ⇐ f(x, d) judged for the subject; "subject": r(subject, x) ⇐ f(x, d) for the object. */
+  constant: "object" | "subject";
+  /** The rule in words, e.g. `/people/person/religion(x, Catholicism) ⇐ /people/person/nationality(x, Ireland)`. */
+  rule: string;
+  /** The judged node's own edge that matches the body, stored direction. */
+  body_edge: Triple | null;
+  /** Other nodes the rule holds for: their body edge and their r-edge, stored direction. */
+  examples: { label: string; edges: Triple[] }[];
+  trueShare: number;
+  otherShare: number;
+  /** trueShare / otherShare, add-½ smoothed; 1 when no rule fires or nothing was measured. */
+  likelihoodRatio: number;
+  samples: number;
+}
+
+/** The smoothing constant of the confidence (AnyBURL's "pc"). */
+const CONFIDENCE_PENALTY = 5;
+const MIN_SUPPORT = 2;
+/** Membership checks per query before the search stops with the best rule so far. */
+const MAX_WORK = 60_000;
+
+interface BestRule {
+  conf: number;
+  support: number;
+  body: number;
+  constant: "object" | "subject";
+  /** The judged node v, the constant c, v's body entry (atom, d). */
+  v: number;
+  c: number;
+  atom: number;
+  d: number;
+}
+
+/**
+ * The most confident rule with a constant predicting r(s, o), s and o node numbers (o may be
+ * -1: an object not in the graph — then only nothing). The fact itself never supports itself:
+ * the judged node is left out of every count and r between s and o is no body.
+ */
+export function bestConstantRule(ix: RulesIndex, s: number, r: number, o: number): BestRule | null {
+  if (s < 0 || o < 0 || r < 0) return null;
+  let best: BestRule | null = null;
+  let work = 0;
+  for (const constant of ["object", "subject"] as const) {
+    const c = constant === "object" ? o : s;
+    const v = constant === "object" ? s : o;
+    // X: nodes x with r(x, c) (object constant) or r(c, x) (subject constant).
+    const fromC = constant === "object" ? 2 * r + 1 : 2 * r;
+    const toC = flip(fromC);
+    const [xs, xe] = atomRange(ix, c, fromC);
+    const nX = xe - xs - (hasEntry(ix, c, fromC, v) ? 1 : 0);
+    if (nX < MIN_SUPPORT) continue;
+    const lo = ix.off[v] as number;
+    const hi = ix.off[v + 1] as number;
+    for (let j = lo; j < hi && work < MAX_WORK; j++) {
+      const a = ix.atom[j] as number;
+      const d = ix.nbr[j] as number;
+      if (d === c && a >> 1 === r) continue; // the judged fact (either direction) is no body
+      const [fs, fe] = atomRange(ix, d, flip(a));
+      const body = fe - fs - 1; // v itself has f(v, d)
+      if (body < MIN_SUPPORT) continue;
+      if (best && Math.min(nX, body) / (body + CONFIDENCE_PENALTY) <= best.conf) continue;
+      let support = 0;
+      if (nX <= body) {
+        for (let i = xs; i < xe; i++) {
+          const x = ix.nbr[i] as number;
+          if (x !== v && x !== d && hasEntry(ix, x, a, d)) support++;
+        }
+        work += nX;
+      } else {
+        for (let i = fs; i < fe; i++) {
+          const x = ix.nbr[i] as number;
+          if (x !== v && x !== c && hasEntry(ix, x, toC, c)) support++;
+        }
+        work += body;
+      }
+      if (support < MIN_SUPPORT) continue;
+      const conf = support / (body + CONFIDENCE_PENALTY);
+      if (!best || conf > best.conf) best = { conf, support, body, constant, v, c, atom: a, d };
+    }
+  }
+  return best;
+}
+
+/**
+ * Measures, per relation, how confident the best constant rule is for held-out true facts and
+ * for the same subject with another fact's object. Yields between relations (resumable mining).
+ */
+export function* mineConstantModels(
+  ix: RulesIndex,
+  samples: number,
+  random: () => number,
+): Generator<number, Map<string, ConstantRuleModel>> {
+  const out = new Map<string, ConstantRuleModel>();
+  const R = ix.keys.length;
+  for (let r = 0; r < R; r++) {
+    const S = ix.factS[r] as Int32Array;
+    const O = ix.factO[r] as Int32Array;
+    const scoresTrue: number[] = [];
+    const scoresOther: number[] = [];
+    if (S.length >= 2) {
+      for (const i of stride(S.length, samples)) {
+        const s = S[i] as number;
+        const o = O[i] as number;
+        const conf = bestConstantRule(ix, s, r, o)?.conf ?? 0;
+        scoresTrue.push(conf);
+        for (let tries = 0; tries < 5; tries++) {
+          const other = O[Math.floor(random() * O.length)] as number;
+          if (other === o || other === s || hasEntry(ix, s, 2 * r, other)) continue;
+          const otherConf = bestConstantRule(ix, s, r, other)?.conf ?? 0;
+          scoresOther.push(otherConf);
+          break;
+        }
+      }
+    }
+    for (const a of [scoresTrue, scoresOther]) a.sort((x, y) => x - y);
+    out.set(ix.keys[r] as string, { relation: ix.display[r] as string, scoresTrue, scoresOther });
+    yield (r + 1) / R;
+  }
+  return out;
+}
+
+/** How many of the sorted scores are ≥ x. */
+function countAtLeast(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return sorted.length - lo;
+}
+
+/** (k of n true vs j of m other), add-½ smoothed. */
+function ratio(k: number, n: number, j: number, m: number): number {
+  return ((k + 0.5) / (n + 1)) / ((j + 0.5) / (m + 1));
+}
+
+/** The best rule with a constant for (subject, relation, object), with its measured worth. */
+export function predictByConstants({
+  rules,
+  graph,
+  subject,
+  relation,
+  object,
+  relationKey,
+}: {
+  rules: { index: RulesIndex; constants: ReadonlyMap<string, ConstantRuleModel> };
+  graph: KnowledgeGraph;
+  subject: string;
+  relation: string;
+  object: string;
+  /** The relation's normalised key, as the mined rules store it. */
+  relationKey: string;
+}): ConstantRulePrediction {
+  const ix = rules.index;
+  const model = rules.constants.get(relationKey) ?? null;
+  const r = ix.keyNumber.get(relationKey) ?? -1;
+  const none: ConstantRulePrediction = {
+    relation: model?.relation ?? relation,
+    confidence: 0,
+    support: 0,
+    body: 0,
+    constant: "object",
+    rule: "",
+    body_edge: null,
+    examples: [],
+    trueShare: 0,
+    otherShare: 0,
+    likelihoodRatio: 1,
+    samples: model?.scoresTrue.length ?? 0,
+  };
+  const best = bestConstantRule(ix, ix.numberOf.get(subject) ?? -1, r, ix.numberOf.get(object) ?? -1);
+  if (!best || !model || model.scoresTrue.length === 0 || model.scoresOther.length === 0) return none;
+  const nT = model.scoresTrue.length;
+  const nO = model.scoresOther.length;
+  const kT = countAtLeast(model.scoresTrue, best.conf);
+  const kO = countAtLeast(model.scoresOther, best.conf);
+  const label = (u: number) => graph.nodes.get(ix.ids[u] as string)?.label ?? (ix.ids[u]);
+  const name = ix.display[r] as string;
+  const bodyName = ix.display[best.atom >> 1] as string;
+  const bodyText = best.atom & 1 ? `${bodyName}(${label(best.d)}, x)` : `${bodyName}(x, ${label(best.d)})`;
+  const head = best.constant === "object" ? `${name}(x, ${label(best.c)})` : `${name}(${label(best.c)}, x)`;
+  // Examples: other nodes with the body edge and the head edge.
+  const fromC = best.constant === "object" ? 2 * r + 1 : 2 * r;
+  const [fs, fe] = atomRange(ix, best.d, flip(best.atom));
+  const examples: { label: string; edges: Triple[] }[] = [];
+  for (let i = fs; i < fe && examples.length < 3; i++) {
+    const x = ix.nbr[i] as number;
+    if (x === best.v || x === best.c || !hasEntry(ix, x, flip(fromC), best.c)) continue;
+    examples.push({ label: label(x), edges: [tripleOf(graph, ix, x, best.atom, best.d), tripleOf(graph, ix, x, flip(fromC), best.c)] });
+  }
+  return {
+    relation: name,
+    confidence: best.conf,
+    support: best.support,
+    body: best.body,
+    constant: best.constant,
+    rule: `${head} ⇐ ${bodyText}`,
+    body_edge: tripleOf(graph, ix, best.v, best.atom, best.d),
+    examples,
+    trueShare: kT / nT,
+    otherShare: kO / nO,
+    likelihoodRatio: ratio(kT, nT, kO, nO),
+    samples: nT,
+  };
+}
