@@ -1,0 +1,47 @@
+/**
+ * The MCP server over Streamable HTTP (issue #16): `Authorization: Bearer rfy_…` (an API token —
+ * a browser session is refused; the read scope reads, the propose scope also starts runs and
+ * submits proposals). Stateless:
+ * each request gets its own server for the authenticated actor, answered as JSON. The tools are
+ * in lib/server/mcp/refinery-mcp.ts; none of them decides.
+ */
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { AppError } from "@/lib/errors";
+import { createRefineryMcpServer } from "@/lib/server/mcp/refinery-mcp";
+import { requireActor } from "../_lib/auth";
+import { errorResponse } from "../_lib/respond";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** An MCP request body is a JSON-RPC message or a batch: 1 MB is plenty. */
+const MAX_BODY_BYTES = 1_000_000;
+
+async function handle(request: Request): Promise<Response> {
+  try {
+    const actor = await requireActor(request, "read");
+    // Agents connect with tokens; a browser session has no business here (and no CSRF surface is opened).
+    if (actor.kind !== "token") throw new AppError("FORBIDDEN", "the MCP endpoint takes an API token (Authorization: Bearer rfy_…, made on the Account page), not a browser session");
+    const server = createRefineryMcpServer(actor);
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    await server.connect(transport);
+    const response = await transport.handleRequest(request);
+    // The JSON answer is complete once handleRequest returns: the per-request server can go.
+    void transport.close().then(() => server.close());
+    return response;
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+export async function POST(request: Request) {
+  return handle(request);
+}
+
+export async function GET(request: Request) {
+  return handle(request);
+}
+
+export async function DELETE(request: Request) {
+  return handle(request);
+}
