@@ -219,7 +219,10 @@ export function predictByConstants({
   const nO = model.scoresOther.length;
   const kT = countAtLeast(model.scoresTrue, best.conf);
   const kO = countAtLeast(model.scoresOther, best.conf);
-  const label = (u: number) => graph.nodes.get(ix.ids[u] as string)?.label ?? (ix.ids[u]);
+  const label = (u: number): string => {
+    const id = ix.ids[u] ?? "";
+    return graph.nodes.get(id)?.label ?? id;
+  };
   const name = ix.display[r] as string;
   const bodyName = ix.display[best.atom >> 1] as string;
   const bodyText = best.atom & 1 ? `${bodyName}(${label(best.d)}, x)` : `${bodyName}(x, ${label(best.d)})`;
