@@ -34,7 +34,9 @@ import { writeWikiAtomically } from "../../lib/server/write-wiki";
 import type { Io } from "../output";
 import { printJson } from "../output";
 import type { Context, ProjectPaths, RootOptions } from "./project";
-import { display, failWith, isFile, rootOptions, sha256, withTrailing, writeFileAtomic } from "./project";
+import { display, failWith, isFile, projectPaths, rootOptions, sha256, withTrailing, writeFileAtomic } from "./project";
+import type { ServerOptions } from "./server-commands";
+import { serverOptions, serverTarget, submitToServer } from "./server-commands";
 import { reviewFiles } from "./review-command";
 import { existingVersionNumbers, removeVersion, writeVersion } from "./version-store";
 
@@ -79,15 +81,18 @@ function lowRefusal(ctx: Context, reviews: readonly ActionReview[], json: boolea
 
 export function registerApplyCommand(program: Command, ctx: Context): void {
   const { io } = ctx;
-  rootOptions(program.command("apply").description("apply reviewed actions to graph.json with a versioned backup (undo with `deeprefine undo`)"))
+  serverOptions(rootOptions(program.command("apply").description("apply reviewed actions to graph.json with a versioned backup (undo with `deeprefine undo`); with --server, submit them for approval instead")))
     .requiredOption("--refinement-file <file>", "refinement_actions_<id>.txt holding <refinement>…</refinement>")
     .option("--trace-file <file>", "its loop_trace_<id>.json, validated before anything is applied (required unless --skip-trace-check)")
     .option("--skip-trace-check", "apply without a validated trace (not for the agent loop)")
     .option("--allow-low-confidence", "explicitly accept the risk of LOW-confidence actions")
     .option("--refresh-wiki", "also regenerate graphify-out/wiki; graph.json is rolled back if that fails")
     .option("--json", "print {version, actions, diff, wiki, reviews} as JSON")
-    .action(async (opts: ApplyOptions) => {
+    .action(async (opts: ApplyOptions & ServerOptions) => {
       const json = opts.json === true;
+      // With a server, "apply" asks people: the file becomes a proposal; graph.json waits for `deeprefine pull`.
+      const server = serverTarget(opts, projectPaths(opts, ctx.cwd));
+      if (server) return submitToServer(ctx, server, projectPaths(opts, ctx.cwd), opts, "apply");
       if (!opts.skipTraceCheck && opts.traceFile === undefined) {
         failWith(ctx, ["Agent loop requires --trace-file (loop_trace_*.json). See SKILL.md or run: deeprefine loop validate --trace-file ..."]);
       }

@@ -16,6 +16,7 @@ import type { Context } from "./project";
 import { CommandFailed } from "./project";
 import { registerReviewCommand } from "./review-command";
 import { registerUndoCommand } from "./undo-command";
+import { registerServerCommands } from "./server-commands";
 
 function buildProgram(ctx: Context): Command {
   const program = new Command("deeprefine")
@@ -29,6 +30,7 @@ function buildProgram(ctx: Context): Command {
   registerReviewCommand(program, ctx);
   registerApplyCommand(program, ctx);
   registerUndoCommand(program, ctx);
+  registerServerCommands(program, ctx);
   return program;
 }
 

@@ -14,6 +14,8 @@ import type { Context, GraphFile, ProjectPaths, RootOptions } from "./project";
 import { failWith, projectPaths, readGraphFile, readText, readTraceFile, resolveInput, rootOptions, writeFileAtomic } from "./project";
 import type { FileReview } from "./run-review";
 import { reviewRefinement } from "./run-review";
+import type { ServerOptions } from "./server-commands";
+import { serverOptions, serverTarget, submitToServer } from "./server-commands";
 
 /** The trace of `--trace-file`, validated (exit 1 listing the errors when it is not valid). */
 export function checkedTrace(ctx: Context, paths: ProjectPaths, graph: GraphFile, traceFile: string, refinementText: string, heading: string): LoadedTrace {
@@ -64,13 +66,15 @@ export function reviewFiles(
 
 export function registerReviewCommand(program: Command, ctx: Context): void {
   const { io } = ctx;
-  rootOptions(program.command("review").description("label proposed actions HIGH / MEDIUM / LOW with evidence, warnings and ranked suggestions (no graph change)"))
+  serverOptions(rootOptions(program.command("review").description("label proposed actions HIGH / MEDIUM / LOW with evidence, warnings and ranked suggestions (no graph change); with --server, submit them to the team's review queue")))
     .requiredOption("--refinement-file <file>", "refinement_actions_<id>.txt holding <refinement>…</refinement>")
     .option("--trace-file <file>", "its loop_trace_<id>.json (validated first; its last step is the retrieved subgraph)")
     .option("--output <file>", "markdown report (default graphify-out/.deeprefine/proposed_refinement_review.md)")
     .option("--json-output <file>", "also write the JSON report here")
     .option("--json", "print the JSON report instead of the markdown")
-    .action((opts: RootOptions & { refinementFile: string; traceFile?: string; output?: string; jsonOutput?: string; json?: boolean }) => {
+    .action(async (opts: RootOptions & ServerOptions & { refinementFile: string; traceFile?: string; output?: string; jsonOutput?: string; json?: boolean }) => {
+      const server = serverTarget(opts, projectPaths(opts, ctx.cwd));
+      if (server) return submitToServer(ctx, server, projectPaths(opts, ctx.cwd), opts, "review");
       const { paths, review } = reviewFiles(ctx, opts, { validateTrace: true, heading: "Loop trace validation failed:" });
       const markdown = renderReviewMarkdown(review.reviews, { notes: review.inputs.notes });
       const json = review.reviews.map(skillReviewJson);
