@@ -5,9 +5,14 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // Before anything else: sign-in limits and the audit log need the connection's real peer.
+  (await import("./lib/server/auth/peer-address")).installPeerAddressHeader();
   const { markInterruptedRuns } = await import("./lib/server/runs");
   const count = await markInterruptedRuns();
   if (count > 0) console.log(`refinery: marked ${count} unfinished run(s) as interrupted`);
+  const { markInterruptedCampaigns } = await import("./lib/server/campaigns");
+  const campaigns = await markInterruptedCampaigns();
+  if (campaigns > 0) console.log(`refinery: marked ${campaigns} unfinished campaign(s) as interrupted`);
   // With several instances, one may die while the others keep running: sweep now and then.
   setInterval(() => {
     markInterruptedRuns()
@@ -15,5 +20,6 @@ export async function register(): Promise<void> {
         if (n > 0) console.log(`refinery: marked ${n} run(s) of a stopped process as interrupted`);
       })
       .catch(() => undefined);
+    markInterruptedCampaigns().catch(() => undefined);
   }, 60_000).unref();
 }

@@ -40,6 +40,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                   <Link href="/review" className="nav-link">
                     Review
                   </Link>
+                  <Link href="/campaigns" className="nav-link">
+                    Campaigns
+                  </Link>
                   <Link href="/audit" className="nav-link">
                     Audit
                   </Link>

@@ -15,7 +15,9 @@ import { CLI_ACTOR } from "../lib/auth/permissions";
 import { CommandFailed, registerLoopCommands } from "./loop-commands";
 import { registerAuditCommands } from "./audit-commands";
 import { registerAskCommands } from "./ask-commands";
+import { registerCampaignCommands } from "./campaign-commands";
 import { registerReviewCommands } from "./review-commands";
+import { registerMcpCommand } from "./mcp-command";
 import type { Io } from "./output";
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, UsageError, printJson, processIo, reportError } from "./output";
 
@@ -62,11 +64,12 @@ function buildProgram(io: Io): Command {
           format: opts.format,
           root: opts.root,
           labels: opts.labels,
+          actor: CLI_ACTOR,
           onProgress: (message) => io.err(`… ${message}`),
         }),
       );
       if (opts.json) {
-        printJson(io, { ...report.graph, corpus: report.corpus, seconds: (Date.now() - started) / 1000 });
+        printJson(io, { ...report.graph, corpus: report.corpus, warnings: report.warnings, seconds: (Date.now() - started) / 1000 });
         return;
       }
       const g = report.graph;
@@ -154,8 +157,10 @@ function buildProgram(io: Io): Command {
 
   registerLoopCommands(program, io);
   registerReviewCommands(program, io);
+  registerMcpCommand(program, io);
   registerAuditCommands(program, io);
   registerAskCommands(program, io);
+  registerCampaignCommands(program, io);
   return program;
 }
 

@@ -145,11 +145,31 @@ describe("review, apply, revert", () => {
   });
 });
 
-describe("team mode", () => {
-  it("once an account exists, apply refuses and points to the browser; nothing changes", async () => {
-    const before = await exported();
+describe("solo and team mode", () => {
+  it("with one account (solo mode), apply works; a LOW action needs --allow-low-confidence and a --reason", async () => {
     await createTestUser({ username: "ada", role: "admin" });
-    const file = refinementFile("team.txt", 'insert_edge("Client", "calls", "_build_request")');
+    const stats = JSON.parse((await run("stats", "httpx", "--json")).out) as { version: number };
+    const high = refinementFile("solo.txt", 'insert_edge("Client", "calls", "_build_request")');
+    const applied = await run("apply", "httpx", "--refinement-file", high, "--json");
+    expect(applied.code).toBe(0);
+    expect((JSON.parse(applied.out) as { version: number }).version).toBe(stats.version + 1);
+    const low = refinementFile("solo-low.txt", 'insert_edge("main", "calls", "no_such_thing_anywhere")');
+    const reviewed = JSON.parse((await run("review", "httpx", "--refinement-file", low, "--json")).out) as { reviews: { confidence: string }[] };
+    expect(reviewed.reviews[0]?.confidence).toBe("LOW");
+    const pendingBefore = (JSON.parse((await run("proposals", "httpx", "--json", "--status", "pending")).out) as unknown[]).length;
+    const noReason = await run("apply", "httpx", "--refinement-file", low, "--allow-low-confidence");
+    expect(noReason.code).toBe(1);
+    expect(noReason.err).toContain("--reason");
+    // The refused apply leaves no proposal of its own behind.
+    expect((JSON.parse((await run("proposals", "httpx", "--json", "--status", "pending")).out) as unknown[]).length).toBe(pendingBefore);
+    const withReason = await run("apply", "httpx", "--refinement-file", low, "--allow-low-confidence", "--reason", "checked the source by hand");
+    expect(withReason.code).toBe(0);
+  });
+
+  it("once a second person may approve (team mode), apply refuses and points to the browser; nothing changes", async () => {
+    const before = await exported();
+    await createTestUser({ username: "bea", role: "reviewer" });
+    const file = refinementFile("team.txt", 'insert_edge("Client", "calls", "_build_request_team")');
     const r = await run("apply", "httpx", "--refinement-file", file);
     expect(r.code).toBe(1);
     expect(r.err).toContain("team mode");

@@ -3,9 +3,12 @@
  * actions, applying them as a new graph version (the CLI call is the person's approval; LOW
  * needs --allow-low-confidence), undoing, diffing and exporting.
  *
- * `apply` works only in single-user local mode. Once any account exists (team mode) the graph
- * changes only through approvals under its policy in the browser, so the command line — which
- * cannot prove who is typing — refuses to apply.
+ * `apply` works while the graph has nobody to ask for a second opinion: with no account at all
+ * (single-user local mode), or in solo mode (fewer than two accounts may approve on the graph:
+ * the one approver at their own terminal is who the browser would ask anyway; LOW then needs
+ * --allow-low-confidence and a --reason, as the browser asks). In team mode the graph changes
+ * only through approvals under its policy in the browser, so the command line — which cannot
+ * prove who is typing — refuses to apply.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -24,6 +27,8 @@ import { applyProposal, createProposal, discardProposal, findProposals, getPropo
 import { AppError } from "../lib/errors";
 import { CLI_ACTOR } from "../lib/auth/permissions";
 import { isSetupNeeded } from "../lib/server/auth/is-setup-needed";
+import { getPolicyInEffect } from "../lib/server/policies";
+import { MIN_REASON_LENGTH } from "../lib/auth/approval-policy";
 import type { Io } from "./output";
 import { UsageError, printJson } from "./output";
 
@@ -154,11 +159,16 @@ export function registerReviewCommands(program: Command, io: Io): void {
     .action(async (graph: string, opts: { proposal?: string; run?: string; refinementFile?: string; traceFile?: string; actions?: string; allowLowConfidence?: boolean; reason?: string; actor?: string; json?: boolean }) => {
       const given = [opts.run, opts.proposal, opts.refinementFile].filter(Boolean).length;
       if (given !== 1) throw new UsageError("give one of --proposal ID, --run ID or --refinement-file F");
-      if (!(await isSetupNeeded())) {
-        throw new AppError(
-          "FORBIDDEN",
-          "this installation has accounts (team mode): changes are approved in the browser under the graph's approval policy (open /review), not applied from the command line. Nothing was changed.",
-        );
+      // Accounts exist: the CLI applies only in solo mode, and then asks for what the browser would.
+      const hasAccounts = !(await isSetupNeeded());
+      if (hasAccounts) {
+        const rules = await getPolicyInEffect((await getGraphRecord(graph)).id);
+        if (rules.mode === "team") {
+          throw new AppError(
+            "FORBIDDEN",
+            `${graph} has ${rules.approvers} people who may approve (team mode): changes are approved in the browser under the graph's approval policy (open /review), not applied from the command line. Nothing was changed.`,
+          );
+        }
       }
       let proposalId: string;
       /** A proposal made only for this call: nobody has seen it, so a refused apply removes it again. */
@@ -173,6 +183,18 @@ export function registerReviewCommands(program: Command, io: Io): void {
         const proposal = opts.run ? await proposalForRun(opts.run) : await getProposal(opts.proposal as string);
         if (proposal.graph !== graph) throw new UsageError(`that proposal belongs to graph ${JSON.stringify(proposal.graph)}`);
         proposalId = proposal.id;
+      }
+      if (hasAccounts && opts.allowLowConfidence && (opts.reason ?? "").trim().length < MIN_REASON_LENGTH) {
+        const chosen = parseIndexes(opts.actions);
+        const low = (await getProposal(proposalId)).actions.filter((a) => a.confidence === "LOW" && a.status === "pending" && (chosen ? chosen.includes(a.index) : true));
+        if (low.length > 0) {
+          if (madeHere) await discardProposal(proposalId);
+          throw new AppError(
+            "CONFIRMATION_REQUIRED",
+            `action ${low.map((l) => l.index + 1).join(", ")} is LOW confidence: in solo mode the approval carries a written reason (--reason "why"), as in the browser. Nothing was changed.`,
+            { low: low.map((l) => l.index), needsReason: true },
+          );
+        }
       }
       const result = await applyProposal({
         proposalId,

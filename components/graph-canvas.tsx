@@ -9,6 +9,8 @@ import cytoscape from "cytoscape";
 import type { ElementDefinition, StylesheetJson } from "cytoscape";
 import fcose from "cytoscape-fcose";
 import { useEffect, useRef } from "react";
+import { displayText } from "@/lib/text/display-text";
+import { CanvasControls, DECLUTTER_STYLE, applyCanvasAction, keepLabelsReadable } from "./canvas-view";
 import { communityColor } from "./community-color";
 
 export interface CanvasNode {
@@ -50,7 +52,16 @@ function ensureFcose(): void {
 const MAX_LABEL = 40;
 
 function shorten(label: string): string {
-  return label.length > MAX_LABEL ? `${label.slice(0, MAX_LABEL - 1)}…` : label;
+  return displayText(label, { max: MAX_LABEL - 1 });
+}
+
+/**
+ * Element ids inside Cytoscape. fcose's layout keeps its nodes in plain objects keyed by id, so
+ * a node called "constructor" or "__proto__" crashed it ("reading 'getNodes'"); a prefix keeps
+ * every graph id clear of Object.prototype. The graph's own id travels in `data.nodeId`.
+ */
+function canvasId(nodeId: string): string {
+  return `n:${nodeId}`;
 }
 
 interface ElementOptions {
@@ -63,7 +74,8 @@ function toElements(nodes: CanvasNode[], edges: CanvasEdge[], { selectedId, mark
   const out: ElementDefinition[] = nodes.map((n) => ({
     group: "nodes",
     data: {
-      id: n.id,
+      id: canvasId(n.id),
+      nodeId: n.id,
       label: shorten(n.label),
       color: communityColor(n.community),
       size: 16 + Math.min(26, Math.sqrt(n.degree) * 4),
@@ -73,14 +85,14 @@ function toElements(nodes: CanvasNode[], edges: CanvasEdge[], { selectedId, mark
   for (const e of edges) {
     out.push({
       group: "edges",
-      data: { id: `edge:${e.key}`, source: e.source, target: e.target, relation: e.relation },
+      data: { id: `edge:${e.key}`, source: canvasId(e.source), target: canvasId(e.target), relation: shorten(e.relation) },
       classes: e.source === selectedId || e.target === selectedId ? "incident" : labelAllEdges ? "labelled" : undefined,
     });
   }
   return out;
 }
 
-const STYLE: StylesheetJson = [
+const BASE_STYLE: StylesheetJson = [
   {
     selector: "node",
     style: {
@@ -170,6 +182,21 @@ const STYLE: StylesheetJson = [
   },
 ];
 
+const STYLE: StylesheetJson = [...BASE_STYLE, ...(DECLUTTER_STYLE as unknown as StylesheetJson)];
+
+/** Who keeps a label when two would overlap: the centre, then marked nodes, then the best connected. */
+function labelRank(node: cytoscape.NodeSingular): number {
+  return (node.hasClass("center") ? 1e6 : 0) + (node.hasClass("marked") ? 1e5 : 0) + node.degree(false);
+}
+
+function fitDrawing(cy: cytoscape.Core): void {
+  cy.fit(undefined, 40);
+  if (cy.zoom() > 1.6) {
+    cy.zoom(1.6);
+    cy.center();
+  }
+}
+
 /**
  * A force layout has no preferred orientation, but the container does: a tall drawing in a wide
  * panel gets a small zoom and unreadable labels. Mirroring across the diagonal (x <-> y) keeps
@@ -188,6 +215,7 @@ function matchOrientation(cy: cytoscape.Core, container: HTMLElement): void {
 
 export default function GraphCanvas({ nodes, edges, selectedId, markedIds, onSelectNode, labelAllEdges = false, ariaLabel }: GraphCanvasProps) {
   const containerRef = useRef<HTMLDivElement>(null);
+  const cyRef = useRef<cytoscape.Core | null>(null);
   const onSelectRef = useRef(onSelectNode);
   useEffect(() => {
     onSelectRef.current = onSelectNode;
@@ -208,7 +236,9 @@ export default function GraphCanvas({ nodes, edges, selectedId, markedIds, onSel
       minZoom: 0.15,
       maxZoom: 3,
     });
-    cy.on("tap", "node", (event: cytoscape.EventObjectNode) => onSelectRef.current?.(event.target.id()));
+    cyRef.current = cy;
+    let stopDeclutter = () => undefined as void;
+    cy.on("tap", "node", (event: cytoscape.EventObjectNode) => onSelectRef.current?.(String(event.target.data("nodeId"))));
     cy.on("mouseover", "node", () => {
       if (onSelectRef.current) container.classList.add("is-pointing");
     });
@@ -227,29 +257,31 @@ export default function GraphCanvas({ nodes, edges, selectedId, markedIds, onSel
     layout.one("layoutstop", () => {
       if (cy.destroyed()) return;
       matchOrientation(cy, container);
-      cy.fit(undefined, 40);
-      if (cy.zoom() > 1.6) {
-        cy.zoom(1.6);
-        cy.center();
-      }
+      fitDrawing(cy);
+      stopDeclutter = keepLabelsReadable(cy, labelRank);
       container.dataset.layoutMs = String(Math.round(performance.now() - started));
       container.dataset.layout = "done";
     });
     layout.run();
     return () => {
       layout.stop();
+      stopDeclutter();
+      cyRef.current = null;
       cy.destroy();
     };
   }, [nodes, edges, selectedId, markedIds, labelAllEdges]);
 
   return (
-    <div
-      ref={containerRef}
-      className="graph-canvas"
-      data-testid="graph-canvas"
-      data-node-count={nodes.length}
-      role="img"
-      aria-label={ariaLabel ?? `Neighbourhood graph: ${nodes.length} nodes, ${edges.length} edges. Click a node to centre on it.`}
-    />
+    <div className="canvas-frame">
+      <div
+        ref={containerRef}
+        className="graph-canvas"
+        data-testid="graph-canvas"
+        data-node-count={nodes.length}
+        role="img"
+        aria-label={ariaLabel ?? `Neighbourhood graph: ${nodes.length} nodes, ${edges.length} edges. Click a node to centre on it.`}
+      />
+      <CanvasControls onAction={(action) => applyCanvasAction(cyRef.current, action, fitDrawing)} />
+    </div>
   );
 }

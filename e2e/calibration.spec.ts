@@ -132,6 +132,8 @@ test.describe.serial("scores and decision statistics", () => {
     const first = card(page, 0);
     await expect(first.getByTestId("score")).toHaveText(/^[01]\.\d\d$/);
     const signals = first.getByTestId("signal");
+    // The signals fold out under the verdict.
+    await first.getByTestId("action-details").locator("summary").click();
     await expect(signals.first()).toBeVisible();
     await expect(signals.first().locator(".signal__contribution")).toHaveText(/^[+\u2212±]\d\.\d\d$/);
     // The code check that confirms the call carries its quote.

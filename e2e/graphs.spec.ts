@@ -28,7 +28,8 @@ async function clickCanvasNode(page: Page, canvas: Locator, nodeId: string): Pro
   const point = await canvas.evaluate((element, id) => {
     type Cy = { getElementById(id: string): { empty(): boolean; renderedPosition(): { x: number; y: number } } };
     const cy = (element as unknown as { _cyreg?: { cy?: Cy } })._cyreg?.cy;
-    const node = cy?.getElementById(id);
+    // Canvas element ids carry an "n:" prefix (components/graph-canvas.tsx canvasId).
+    const node = cy?.getElementById(`n:${id}`);
     return node && !node.empty() ? node.renderedPosition() : null;
   }, nodeId);
   const box = await canvas.boundingBox();

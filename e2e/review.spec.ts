@@ -120,7 +120,9 @@ test.describe.serial("review queue, proposal page and approval", () => {
     const source = card(page, 0).getByTestId("evidence-source").first();
     await expect(source).toHaveText("raw/client.py:78");
     const sourceHref = (await source.getAttribute("href")) ?? "";
-    await expect(card(page, 2).getByTestId("warnings")).toContainText("EDGE_EXISTS");
+    // Warnings are sentences; no internal code shows.
+    await expect(card(page, 2).getByTestId("warnings")).toContainText("The graph already has this link.");
+    await expect(page.getByTestId("proposal-page")).not.toContainText("EDGE_EXISTS");
     await expect(card(page, 3).getByTestId("action-name").last()).toHaveText(HOSTILE);
     await expect(card(page, 3).getByTestId("action-headline")).toContainText(HOSTILE);
 
@@ -140,11 +142,13 @@ test.describe.serial("review queue, proposal page and approval", () => {
 
     // One click on a suggested replacement replaces the ambiguous name and reviews it again.
     const ambiguous = card(page, 4);
-    await expect(ambiguous.getByTestId("warnings")).toContainText("AMBIGUOUS_NAME");
+    await expect(ambiguous.getByTestId("warnings")).toContainText("matches several nodes");
     await ambiguous.getByTestId("take-suggestion").first().click();
     await expect(ambiguous.getByTestId("re-reviewed")).toContainText("Edited and reviewed again");
-    await expect(ambiguous.getByTestId("action-name").first()).toHaveText("models_request_init");
-    await expect(ambiguous.getByTestId("warnings")).not.toContainText("AMBIGUOUS_NAME");
+    // The suggestion names the node by its id; the card shows its label, and where it is from, since other nodes share the label.
+    await expect(ambiguous.getByTestId("action-name").first()).toHaveText(".__init__()");
+    await expect(ambiguous.getByTestId("action-name-where").first()).toContainText("models.py");
+    await expect(ambiguous.getByTestId("warnings")).not.toContainText("matches several nodes");
 
     // Approve one HIGH action: applied as version 2, with what changed.
     const before = await graphState(page.request, GRAPH);
@@ -160,8 +164,10 @@ test.describe.serial("review queue, proposal page and approval", () => {
     const after = await graphState(page.request, GRAPH);
     expect(after).toMatchObject({ version: 2, edges: before.edges + 1 });
 
+    // Re-running opens the new run's live progress at once.
     await page.getByTestId("rerun").click();
-    await expect(page.getByTestId("rerun-link")).toHaveAttribute("href", /^\/runs\/[^/]+$/);
+    await page.waitForURL(/\/runs\/[^/]+$/);
+    await expect(page.getByTestId("run-page")).toBeVisible();
 
     await page.goto(sourceHref);
     await expect(page.locator("#L78")).toHaveClass(/is-focus/);

@@ -63,6 +63,9 @@ test.describe.serial("question queue and runs", () => {
     // A double click starts one run, not two.
     const started = Date.now();
     await first.getByTestId("run-question").dblclick();
+    // Its progress opens in place at once, as "Run now" opens the run's page.
+    await expect(page.getByTestId("live-run")).toBeVisible();
+    await expect(page.getByTestId("live-run-link")).toHaveAttribute("href", /^\/runs\/[^/]+$/);
     const latest = first.getByTestId("latest-run");
     await expect(latest).toBeVisible();
     await latest.click();
@@ -100,7 +103,8 @@ test.describe.serial("question queue and runs", () => {
     // The Runs tab lists it with its status as text and the provider caveat.
     await page.goto("/graphs/musique/runs");
     const row = page.getByTestId("run-row").first();
-    await expect(row.getByTestId("run-status")).toHaveText(/early exit|awaiting review|finished/);
+    // It says what the run came to for the question, not how the loop ended.
+    await expect(row.getByTestId("run-status")).toHaveText(/^(answered|not answerable · \d+ changes? proposed|not answerable · nothing to propose)/);
     await expect(row).toContainText("not an LLM");
     await page.screenshot({ path: path.join(artifacts, "runs.png") });
 
@@ -164,6 +168,9 @@ test.describe.serial("question queue and runs", () => {
     });
     await expect(runPage).toHaveAttribute("data-run-status", "awaiting_review");
     await expect(page.getByTestId("run-live")).toHaveCount(0);
+    // Step 2 was judged answerable and the run still proposed two changes: both are said.
+    await expect(page.getByTestId("run-status")).toHaveText("answered · 2 changes proposed");
+    await expect(page.getByTestId("run-outcome-sentence")).toHaveText("The graph answers it at step 2; the run still proposes 2 changes for review.");
     const actions = page.getByTestId("action");
     await expect(actions).toHaveCount(2);
     await expect(actions.first()).toContainText(hostile[0]!);
@@ -185,6 +192,7 @@ test.describe.serial("question queue and runs", () => {
     finishRun(db, pollId, { status: "early_exit", earlyExit: true });
     await expect(runPage).toHaveAttribute("data-run-status", "early_exit");
     await expect(page.getByTestId("run-outcome")).toContainText("Answerable at step 1: no refinement needed");
+    await expect(page.getByTestId("run-status")).toHaveText("answered");
     db.close();
 
     await expect(page.locator("script", { hasText: "alert(2)" })).toHaveCount(0);

@@ -1,22 +1,14 @@
 /**
- * `npm run demo`: import the bundled demo graph (once), build the app if needed, and start it.
+ * `npm run demo`: import the bundled demo graph and run its suggested questions (once, see
+ * demo-seed.ts), build the app if needed, and start it.
  * Uses the default database (prisma/refinery.db) unless DATABASE_URL says otherwise.
  */
 import { spawnSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { findGraphs } from "../lib/server/graph-store";
-import { importGraphFromPath } from "../lib/server/import-graph";
-import { addQuestions } from "../lib/server/questions";
 import { isSetupNeeded } from "../lib/server/auth/is-setup-needed";
-
-/** Questions to try on the demo graph (the Questions tab lists them). */
-const DEMO_QUESTIONS = [
-  "What does Client inherit from?",
-  "Which transport does AsyncClient use to send requests?",
-  "Which exceptions can HTTPTransport raise?",
-  "How does DigestAuth build the Authorization header?",
-];
+import { seedDemo } from "./demo-seed";
 
 const root = path.resolve(import.meta.dirname, "..");
 const DEMO_NAME = "httpx-demo";
@@ -26,9 +18,11 @@ async function main(): Promise<void> {
   process.chdir(root);
   const graphs = await findGraphs();
   if (!graphs.some((g) => g.name === DEMO_NAME)) {
-    const report = await importGraphFromPath({ path: path.join(root, "demo", "httpx"), name: DEMO_NAME });
-    await addQuestions({ graph: DEMO_NAME, texts: DEMO_QUESTIONS, source: "user" });
-    console.log(`imported the demo graph ${DEMO_NAME}: ${report.graph.nodes} nodes, ${report.graph.edges} edges, ${report.graph.documents} source files, ${DEMO_QUESTIONS.length} questions to try`);
+    console.log("importing the demo graph and running its suggested questions (offline heuristic provider)…");
+    const { report, runs } = await seedDemo({ root, name: DEMO_NAME });
+    console.log(`imported the demo graph ${DEMO_NAME}: ${report.graph.nodes} nodes, ${report.graph.edges} edges, ${report.graph.documents} source files`);
+    for (const run of runs) console.log(`  ${run.question} → ${run.status}, ${run.actions} proposed change${run.actions === 1 ? "" : "s"}`);
+    console.log("their proposals wait in the review queue (demo/README.md says which gaps they find)");
   } else {
     console.log(`demo graph ${DEMO_NAME} already imported`);
   }

@@ -104,7 +104,7 @@ export async function seedTeamDay(options: SeedTeamDayOptions = {}): Promise<See
   await at("08:50", "ada creates the first admin account");
   const ada = await signIn({ username: "ada", password: PASSWORD, ip: "10.0.0.10" });
   await at("08:51", "ada signs in");
-  const report = await importGraphFromPath({ path: path.join(root, "demo", "httpx"), name: TEAM_DAY_GRAPH });
+  const report = await importGraphFromPath({ path: path.join(root, "demo", "httpx"), name: TEAM_DAY_GRAPH, actor: ada.actor });
   await recordImport(ada.actor, report);
   await at("08:53", `ada imports ${TEAM_DAY_GRAPH}`);
   await createUser({ actor: ada.actor, username: "rita", displayName: "Rita Moreno", password: PASSWORD, role: "reviewer", ip: "10.0.0.10" });

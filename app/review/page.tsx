@@ -30,5 +30,6 @@ export default async function ReviewPage({ searchParams }: ReviewPageProps) {
   for (const [key, value] of Object.entries(await searchParams)) if (typeof value === "string") params.set(key, value);
   // Typed as the components' copy: the compiler checks the two still agree.
   const proposals: ProposalDetails[] = await findProposals({});
-  return <ReviewQueue initialRows={toQueueRows(proposals)} initialFilters={parseQueueFilters(params)} viewer={toDecider(actor)} />;
+  const viewer = toDecider(actor);
+  return <ReviewQueue initialRows={toQueueRows(proposals, viewer)} initialFilters={parseQueueFilters(params)} viewer={viewer} />;
 }

@@ -19,14 +19,22 @@ export function importGraphFromPath(input: ImportFromPathInput): Promise<ImportR
 }
 
 export interface UploadGraphInput {
-  file: File;
+  /** graph.json, a triple file, or a graphify project as a .zip. */
+  file?: File;
+  /** A project folder's files with their paths relative to the chosen folder's parent ("httpx/raw/client.py"). */
+  folder?: { file: File; path: string }[];
   name?: string;
   format?: "graphify" | "triples";
 }
 
 export function uploadGraph(input: UploadGraphInput): Promise<ImportReport> {
   const form = new FormData();
-  form.set("file", input.file);
+  if (input.folder) {
+    for (const f of input.folder) {
+      form.append("files", f.file);
+      form.append("paths", f.path);
+    }
+  } else if (input.file) form.set("file", input.file);
   if (input.name) form.set("name", input.name);
   if (input.format) form.set("format", input.format);
   return fetchJson<ImportReport>("/api/graphs/upload", { method: "POST", body: form });

@@ -21,6 +21,8 @@ export interface PlannedActionSummary {
 /** GET /api/proposals/{id}/preview: what applying would do, without doing it. */
 export interface PreviewResult {
   baseVersion: number;
+  /** The version it is planned on: the current one. */
+  plannedOn: number;
   actions: PlannedActionSummary[];
   diff: GraphDiff;
   graph: DiffGraph;

@@ -14,6 +14,7 @@ import { countByStatus, toDiffElements } from "./diff-elements";
 import { DiffLegend } from "./diff-legend";
 import { DIFF_STYLE } from "./diff-style";
 import { ensureFcose, runStableLayout } from "./stable-layout";
+import { CanvasControls, DECLUTTER_STYLE, applyCanvasAction, keepLabelsReadable } from "../canvas-view";
 // Imported here, not by a page, so every page that shows a diff (versions, proposals) is styled.
 import "../../app/styles/diff-canvas.css";
 
@@ -82,9 +83,10 @@ export function DiffCanvas({ graph, height = 420 }: { graph: DiffGraph; height?:
     container.dataset.layout = "running";
     const started = performance.now();
     const { elements, drawn } = toDiffElements(graph);
-    const cy = cytoscape({ container, elements, style: DIFF_STYLE, layout: { name: "preset" }, minZoom: 0.1, maxZoom: 3 });
+    const cy = cytoscape({ container, elements, style: [...DIFF_STYLE, ...(DECLUTTER_STYLE as unknown as typeof DIFF_STYLE)], layout: { name: "preset" }, minZoom: 0.1, maxZoom: 3 });
     cyRef.current = cy;
     let cancelled = false;
+    let stopDeclutter = () => undefined as void;
     const show = (event: EventObject) => {
       const target = event.target as SingularElementReturnValue;
       const text: unknown = target.data("tip");
@@ -103,12 +105,15 @@ export function DiffCanvas({ graph, height = 420 }: { graph: DiffGraph; height?:
       matchAspect(cy, container);
       applyView(cy, viewRef.current);
       fitView(cy);
+      // What changed keeps its label first; context gives way.
+      stopDeclutter = keepLabelsReadable(cy, (node) => (node.hasClass("context") ? 0 : 1e5) + node.degree(false));
       container.dataset.drawMs = String(Math.round(performance.now() - started));
       container.dataset.elements = String(drawn);
       container.dataset.layout = "done";
     });
     return () => {
       cancelled = true;
+      stopDeclutter();
       cyRef.current = null;
       cy.destroy();
     };
@@ -150,6 +155,7 @@ export function DiffCanvas({ graph, height = 420 }: { graph: DiffGraph; height?:
           role="img"
           aria-label={`Visual diff: ${total} changed elements over ${counts.context} unchanged ones; the list below describes every change.`}
         />
+        <CanvasControls onAction={(action) => applyCanvasAction(cyRef.current, action, fitView)} />
         {tip ? (
           <div className="diff-canvas__tip" role="tooltip" style={{ left: tip.x, top: tip.y }}>
             {tip.text}

@@ -3,7 +3,7 @@ import type { VersionInfo } from "../api/diff-types";
 import { canUndo } from "../api/diff-types";
 import { formatTimestamp } from "../runs/run-format";
 import { UndoVersionButton } from "./undo-version-button";
-import { KIND_HINT, KIND_LABEL, formatCount, formatDelta, versionHref } from "./version-format";
+import { KIND_HINT, KIND_LABEL, formatCount, formatDelta, messageSentence, versionHref } from "./version-format";
 
 interface VersionCardProps {
   graphName: string;
@@ -66,7 +66,7 @@ export function VersionCard({ graphName, version, previous, currentVersion, isLi
           {version.actor ? <> · by {version.actor}</> : null}
         </span>
       </header>
-      <p className="version__message">{version.message}</p>
+      <p className="version__message">{messageSentence(version.message)}</p>
       <div className="version__meta muted small">
         <Counts version={version} previous={previous} />
         {version.proposalId ? (

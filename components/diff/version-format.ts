@@ -34,3 +34,11 @@ export function formatDelta(n: number): string {
 export function previousOf(versions: VersionInfo[], version: number): VersionInfo | undefined {
   return versions.find((v) => v.version === version - 1);
 }
+
+/** A stored version message as a sentence (older ones were written as notes: "imported graphify"). */
+export function messageSentence(message: string): string {
+  const t = message.trim();
+  if (t === "") return "";
+  const first = `${t.charAt(0).toUpperCase()}${t.slice(1)}`;
+  return /[.!?…)”]$/.test(first) ? first : `${first}.`;
+}

@@ -1,11 +1,14 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { GraphSummary } from "../api/types";
 import { formatImportedAt } from "../graphs/graph-table";
+import { displayText } from "@/lib/text/display-text";
 import { GraphTabs } from "./graph-tabs";
 
 const numberFormat = new Intl.NumberFormat("en-US");
 
-export function GraphHeader({ summary }: { summary: GraphSummary }) {
+/** `actions`: the admin's rename / delete buttons (components/graphs/graph-admin-actions.tsx), beside the name. */
+export function GraphHeader({ summary, actions }: { summary: GraphSummary; actions?: ReactNode }) {
   const stats = [
     { id: "nodes", label: "nodes", value: numberFormat.format(summary.nodes) },
     { id: "edges", label: "edges", value: numberFormat.format(summary.edges) },
@@ -20,9 +23,10 @@ export function GraphHeader({ summary }: { summary: GraphSummary }) {
             <Link href="/">Graphs</Link>
             <span aria-hidden="true">/</span>
           </nav>
-          <h1>{summary.name}</h1>
+          <h1>{displayText(summary.name)}</h1>
           <span className="badge">{summary.format}</span>
           <span className="badge badge--quiet">v{summary.version}</span>
+          {actions}
         </div>
         <dl className="stats">
           {stats.map((s) => (

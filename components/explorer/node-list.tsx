@@ -1,5 +1,6 @@
 import type { NodeSummary, SearchHit } from "../api/types";
 import { communityColor } from "../community-color";
+import { DisplayText, displayText } from "../ui/display-text";
 
 const MATCH_LABELS: Record<SearchHit["matchedBy"], string> = {
   label: "exact label",
@@ -39,9 +40,9 @@ export function NodeList({ nodes, selected, onSelect, variant = "list", testId }
       <ul className="chips">
         {nodes.map((n) => (
           <li key={n.id}>
-            <button type="button" className="chip" onClick={() => onSelect(n.id)} title={n.id}>
+            <button type="button" className="chip" onClick={() => onSelect(n.id)} title={displayText(n.id, { max: 500 })}>
               <span className="swatch" style={{ background: communityColor(n.community) }} aria-hidden="true" />
-              <span className="chip__label">{n.label}</span>
+              <span className="chip__label">{displayText(n.label, { max: 60 })}</span>
               <span className="chip__meta">{n.degree}</span>
             </button>
           </li>
@@ -62,15 +63,13 @@ export function NodeList({ nodes, selected, onSelect, variant = "list", testId }
           >
             <span className="node-item__top">
               <span className="swatch" style={{ background: communityColor(n.community) }} aria-hidden="true" />
-              <span className="node-item__label" data-testid="node-item-label" title={n.label}>
-                {n.label}
+              <span className="node-item__label" data-testid="node-item-label">
+                <DisplayText text={n.label} />
               </span>
               {isHit(n) ? <span className={`match match--${n.matchedBy}`}>{MATCH_LABELS[n.matchedBy]}</span> : null}
             </span>
             <span className="node-item__sub">
-              <span className="node-item__qualified" title={subtitle(n) ?? undefined}>
-                {subtitle(n)}
-              </span>
+              <span className="node-item__qualified">{subtitle(n) === null ? null : <DisplayText text={subtitle(n) ?? ""} />}</span>
               <span className="node-item__degree">{edgeCount(n.degree)}</span>
             </span>
           </button>

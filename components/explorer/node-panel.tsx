@@ -3,6 +3,7 @@
 import { ApiError } from "../api/fetch-json";
 import { useNodeDetails } from "../api/get-node-details";
 import { communityColor } from "../community-color";
+import { DisplayText } from "../ui/display-text";
 import { EmptyState, ErrorState, LoadingState } from "../ui/states";
 import { AttributeList } from "./attribute-list";
 import { edgeCount } from "./node-list";
@@ -44,9 +45,13 @@ export function NodePanel({ graphName, nodeId, onSelect }: NodePanelProps) {
     <div className="node-panel" data-testid="node-panel">
       <header className="node-panel__head">
         <h2 className="node-panel__label" data-testid="node-label">
-          {node.label}
+          <DisplayText text={node.label} max={200} expandable />
         </h2>
-        {node.id !== node.label ? <p className="node-panel__id mono">{node.id}</p> : null}
+        {node.id !== node.label ? (
+          <p className="node-panel__id mono">
+            <DisplayText text={node.id} expandable />
+          </p>
+        ) : null}
         <div className="row row--wrap">
           {node.fileType ? <span className="badge">{node.fileType}</span> : null}
           {node.community !== null ? (

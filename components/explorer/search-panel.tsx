@@ -2,6 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { useSearchNodes } from "../api/search-nodes";
+import { displayText } from "../ui/display-text";
 import { EmptyState, ErrorState, Spinner } from "../ui/states";
 import { HubSuggestions } from "./hub-suggestions";
 import { NodeList } from "./node-list";
@@ -54,7 +55,7 @@ export function SearchPanel({ graphName, selected, onSelect }: SearchPanelProps)
           <ErrorState title="Search failed" message={search.error.message} />
         ) : search.data ? (
           search.data.hits.length === 0 ? (
-            <EmptyState title={`No node matches “${search.data.q}”`}>
+            <EmptyState title={`No node matches “${displayText(search.data.q, { max: 80 })}”`}>
               <p className="muted">Try part of a name, a qualified name such as client.py::Client, or a node id.</p>
             </EmptyState>
           ) : (

@@ -2,11 +2,15 @@
 
 import { useEffect, useRef } from "react";
 import type { NodeSource } from "../api/types";
+import { displayText, neutraliseBidi } from "@/lib/text/display-text";
+
+/** Past this a label is no useful search term (and a 100k-character one would cost a scan per passage). */
+const MAX_HIGHLIGHT = 200;
 
 /** Split `text` around case-insensitive occurrences of `term`, for <mark> (rendered as text). */
 function highlight(text: string, term: string): (string | { mark: string })[] {
   const needle = term.replace(/^\.|\(\)$/g, "").trim();
-  if (needle.length < 2) return [text];
+  if (needle.length < 2 || needle.length > MAX_HIGHLIGHT) return [text];
   const lower = text.toLowerCase();
   const target = needle.toLowerCase();
   const parts: (string | { mark: string })[] = [];
@@ -38,7 +42,7 @@ export function SourceView({ source, label }: { source: NodeSource; label: strin
         {source.passages.map((p) => (
           <article key={p.docId} className="passage">
             <h4>
-              {p.title ?? p.docId} <span className="mono muted small">{p.docId}</span>
+              {displayText(p.title ?? p.docId)} <span className="mono muted small">{displayText(p.docId)}</span>
             </h4>
             <p>
               {highlight(p.text, label).map((part, i) =>
@@ -70,7 +74,8 @@ export function SourceView({ source, label }: { source: NodeSource; label: strin
             aria-current={line.isFocus && line.number === focusLine ? "true" : undefined}
           >
             <span className="code__number">{line.number}</span>
-            <code className="code__text">{line.text || " "}</code>
+            {/* Bidi controls in code reorder what a reader sees ("Trojan Source"): shown as markers. */}
+            <code className="code__text">{neutraliseBidi(line.text) || " "}</code>
           </div>
         ))}
       </div>

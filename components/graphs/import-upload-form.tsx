@@ -2,34 +2,71 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { FormEvent } from "react";
+import type { ChangeEvent, FormEvent } from "react";
 import { useUploadGraph } from "../api/import-graph";
 import type { UploadGraphInput } from "../api/import-graph";
 import { Spinner } from "../ui/states";
 import { ImportFeedback } from "./import-feedback";
 
-/** Same limit as the server; checked here too so a huge file fails before it is sent. */
+/** Same limits as the server (lib/server/upload); checked here too so a huge upload fails before it is sent. */
 const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
+const MAX_FOLDER_FILES = 20_000;
+/** Folders no graph points into: left out of a folder upload (they can be huge). */
+const SKIPPED_FOLDERS = new Set(["node_modules", ".git", "__pycache__", ".venv", "venv", ".next", ".mypy_cache", ".pytest_cache"]);
+
+type Choice = { kind: "none" } | { kind: "file"; file: File } | { kind: "folder"; files: { file: File; path: string }[]; skipped: number };
+
+function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+/** A graph file alone carries no source text: say what that costs before it is sent. */
+function isGraphFileAlone(choice: Choice): boolean {
+  return choice.kind === "file" && /\.json$/i.test(choice.file.name);
+}
 
 export function ImportUploadForm() {
   const router = useRouter();
   const mutation = useUploadGraph();
-  const [tooLarge, setTooLarge] = useState<Error | null>(null);
+  const [choice, setChoice] = useState<Choice>({ kind: "none" });
+  const [problem, setProblem] = useState<Error | null>(null);
+
+  function onFile(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.currentTarget.files?.[0];
+    setProblem(null);
+    setChoice(file ? { kind: "file", file } : { kind: "none" });
+  }
+
+  function onFolder(event: ChangeEvent<HTMLInputElement>) {
+    const all = [...(event.currentTarget.files ?? [])];
+    const files = all
+      .map((file) => ({ file, path: file.webkitRelativePath || file.name }))
+      .filter((f) => !f.path.split("/").some((part) => SKIPPED_FOLDERS.has(part)));
+    setProblem(null);
+    setChoice(files.length > 0 ? { kind: "folder", files, skipped: all.length - files.length } : { kind: "none" });
+  }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const file = form.get("file");
-    if (!(file instanceof File) || file.name === "") return;
-    if (file.size > MAX_UPLOAD_BYTES) {
-      setTooLarge(new Error(`${file.name}: ${(file.size / 1024 / 1024).toFixed(1)} MiB is over the 512 MiB import limit`));
+    if (choice.kind === "none") {
+      setProblem(new Error("Choose a file, a .zip or a folder to upload."));
       return;
     }
-    setTooLarge(null);
+    const bytes = choice.kind === "file" ? choice.file.size : choice.files.reduce((n, f) => n + f.file.size, 0);
+    if (bytes > MAX_UPLOAD_BYTES) {
+      setProblem(new Error(`${mib(bytes)} is over the 512 MiB upload limit: import it from a path on the server instead`));
+      return;
+    }
+    if (choice.kind === "folder" && choice.files.length > MAX_FOLDER_FILES) {
+      setProblem(new Error(`the folder has ${choice.files.length.toLocaleString("en-US")} files, over the limit of ${MAX_FOLDER_FILES.toLocaleString("en-US")}: upload the graphify project folder itself, or a .zip of it`));
+      return;
+    }
+    setProblem(null);
+    const form = new FormData(event.currentTarget);
     const name = form.get("name");
     const format = form.get("format");
     const input: UploadGraphInput = {
-      file,
+      ...(choice.kind === "file" ? { file: choice.file } : { folder: choice.files }),
       name: typeof name === "string" && name.trim() !== "" ? name.trim() : undefined,
       format: format === "graphify" || format === "triples" ? format : undefined,
     };
@@ -40,19 +77,42 @@ export function ImportUploadForm() {
 
   const pending = mutation.isPending;
   return (
-    <form className="form" onSubmit={onSubmit} aria-busy={pending}>
+    <form className="form" onSubmit={onSubmit} aria-busy={pending} data-testid="upload-form">
       <div className="field field--wide">
         <label htmlFor="upload-file">File</label>
-        <input id="upload-file" name="file" type="file" required accept=".json,.txt,.tsv,.csv,.tsv.txt" />
+        <input id="upload-file" name="file" type="file" accept=".json,.txt,.tsv,.csv,.zip" onChange={onFile} />
         <p className="hint">
-          A graphify graph.json, or a triple file (one <code>subject|relation|object</code> or tab-separated triple per
-          line). Up to 512 MiB. Bundles are folders: import them from a path.
+          A graphify project as a <code>.zip</code> (graph.json with the source files it was built from), a graph.json
+          alone, or a triple file (one <code>subject|relation|object</code> or tab-separated triple per line). Up to 512 MiB.
         </p>
       </div>
+      <div className="field field--wide">
+        <label htmlFor="upload-folder">Or a project folder</label>
+        <input id="upload-folder" name="folder" type="file" multiple onChange={onFolder} {...{ webkitdirectory: "", directory: "" }} />
+        <p className="hint">
+          The folder holding graph.json (or graphify-out/) and its sources; {[...SKIPPED_FOLDERS].slice(0, 3).join(", ")} and the like are left out.
+        </p>
+      </div>
+      {choice.kind === "folder" ? (
+        <p className="hint" data-testid="upload-choice">
+          {choice.files.length} files from <strong>{choice.files[0]?.path.split("/")[0]}</strong>
+          {choice.skipped > 0 ? ` (${choice.skipped} in ${[...SKIPPED_FOLDERS].slice(0, 2).join(" / ")} folders left out)` : ""}
+        </p>
+      ) : null}
+      {isGraphFileAlone(choice) ? (
+        <div className="alert alert--warning" role="note" data-testid="upload-no-sources">
+          <strong>graph.json alone has no source text.</strong>
+          <p className="alert__message">
+            The review then cannot quote or check the code and text behind a proposal: text and code evidence are
+            unavailable, so labels rest on the graph alone and fewer changes reach HIGH. Upload the project folder or a
+            .zip of it to keep the sources.
+          </p>
+        </div>
+      ) : null}
       <div className="form__row">
         <div className="field">
           <label htmlFor="upload-name">Name</label>
-          <input id="upload-name" name="name" placeholder="from the file name" autoComplete="off" />
+          <input id="upload-name" name="name" placeholder="from the file or folder name" autoComplete="off" />
         </div>
         <div className="field">
           <label htmlFor="upload-format">Format</label>
@@ -74,7 +134,7 @@ export function ImportUploadForm() {
           )}
         </button>
       </div>
-      <ImportFeedback error={tooLarge ?? mutation.error} report={mutation.data} />
+      <ImportFeedback error={problem ?? mutation.error} report={mutation.data} />
     </form>
   );
 }

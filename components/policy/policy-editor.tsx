@@ -56,6 +56,16 @@ export function PolicyEditor({ graphName, initialPolicy, isAdmin }: PolicyEditor
           change reaches {graphName} only when it has all the approvals below: the approval that completes them applies it.
         </p>
       </div>
+      {data.mode === "solo" ? (
+        <p className="notice" role="note" data-testid="policy-mode">
+          <strong>Solo mode:</strong> {data.approvers === 1 ? "only one person" : "nobody"} may approve on {graphName} now, so that person may approve their own runs
+          and one approval applies; a LOW approval still needs a written reason. The rules below apply as soon as a second person may approve.
+        </p>
+      ) : (
+        <p className="muted small" data-testid="policy-mode">
+          Team mode: {data.approvers} people may approve on {graphName}, so the rules below apply.
+        </p>
+      )}
       {!isAdmin ? (
         <>
           <ul className="policy__summary" data-testid="policy-summary">

@@ -29,15 +29,14 @@ export function ActionApprovals({ proposalId, item, actor }: ActionApprovalsProp
           {evaluation.approvals} of {evaluation.required}
         </span>
         {evaluation.needsReason ? <span className="muted small"> · each with a written reason</span> : null}
+        {item.decisions.length === 0 ? <span className="muted small"> · no one has decided yet</span> : null}
       </h4>
       {item.changedSinceApproved ? (
         <p className="notice notice--warning small" data-testid="changed-since-approved">
           <strong>Changed since approved.</strong> {item.changedSinceApproved.replace(/^changed since approved: /, "")}: earlier approvals no longer count.
         </p>
       ) : null}
-      {item.decisions.length === 0 ? (
-        <p className="muted small">No one has decided yet.</p>
-      ) : (
+      {item.decisions.length === 0 ? null : (
         <ul className="decision-list small">
           {item.decisions.map((d) => {
             const isActive = d.withdrawnAt === null && d.dismissedAt === null;

@@ -1,7 +1,7 @@
 "use client";
 
-import Link from "next/link";
 import { useState } from "react";
+import { useRouter } from "next/navigation";
 import type { ApprovalPolicy } from "@/lib/auth/approval-policy";
 import type { Actor } from "@/lib/auth/permissions";
 import { useEditAction } from "../api/edit-action";
@@ -20,6 +20,8 @@ import { ReviewWarnings } from "./review-warnings";
 import { SuggestionList } from "./suggestion-list";
 import { ScoreTag } from "./score-tag";
 import { SignalList } from "./signal-list";
+import { nameText, useNodeNames } from "./node-names";
+import { plural } from "@/lib/text/plural";
 import type { LabelDecisionStats } from "@/lib/review/count-decisions";
 import { describeLabelStats } from "@/lib/review/count-decisions";
 
@@ -47,8 +49,10 @@ export function ActionCard({ proposalId, graph, item, stats, actor, policy, star
   const [isEditing, setIsEditing] = useState(isEditingAtFirst);
   const [before, setBefore] = useState<Confidence | null>(null);
   const isPending = item.status === "pending";
-  const { headline, notes } = describeAction(item.action, review);
-  const nodes = Object.values(review.resolved).filter((r) => r?.nodeId);
+  const names = useNodeNames();
+  const router = useRouter();
+  const { headline, notes } = describeAction(item.action, review, (written) => JSON.stringify(nameText(names, written)));
+  const verdict = review.reasons[review.reasons.length - 1] ?? null;
   const number = item.index + 1;
   const { evaluation } = item;
   const decision = decisionFor(
@@ -63,6 +67,8 @@ export function ActionCard({ proposalId, graph, item, stats, actor, policy, star
       await edit.mutateAsync({ proposalId, index: item.index, action });
       setBefore(previous);
       setIsEditing(false);
+      // The page's readable names are the server's: render them again for the edited action.
+      router.refresh();
     });
 
   return (
@@ -89,7 +95,7 @@ export function ActionCard({ proposalId, graph, item, stats, actor, policy, star
         </h3>
         <ConfidenceBadge confidence={item.confidence} />
         <ScoreTag score={review.score} />
-        <ActionStatusBadge status={item.status} version={item.appliedIn} />
+        <ActionStatusBadge status={item.status} version={item.status === "obsolete" ? item.obsoleteIn : item.appliedIn} graph={graph} reason={item.obsoleteReason} />
         {stats ? (
           <span className="action-card__stats small muted" data-testid="action-decision-stats" title="How reviewers decided on this graph's actions of the same kind and label">
             {describeLabelStats(stats)}
@@ -101,21 +107,12 @@ export function ActionCard({ proposalId, graph, item, stats, actor, policy, star
         <p className="action-card__headline" data-testid="action-headline">
           {headline}
         </p>
-        <ul className="action-card__notes small">
-          {notes.map((n) => (
-            <li key={n}>{n}</li>
-          ))}
-        </ul>
-        {nodes.length > 0 ? (
-          <p className="small muted">
-            Open in the explorer:{" "}
-            {nodes.map((r, i) => (
-              <span key={r?.nodeId}>
-                {i > 0 ? " · " : ""}
-                <Link href={`/graphs/${encodeURIComponent(graph)}?node=${encodeURIComponent(r?.nodeId ?? "")}`} prefetch={false}>{r?.name}</Link>
-              </span>
+        {notes.length > 0 ? (
+          <ul className="action-card__notes small">
+            {notes.map((n) => (
+              <li key={n}>{n}</li>
             ))}
-          </p>
+          </ul>
         ) : null}
         {before ? (
           <p className="notice small" role="status" data-testid="re-reviewed">
@@ -123,34 +120,43 @@ export function ActionCard({ proposalId, graph, item, stats, actor, policy, star
           </p>
         ) : null}
       </div>
-      <section aria-label="Score signals" className="action-card__signals">
-        <h4 className="section-title">
-          {typeof review.score === "number" ? `Score ${review.score.toFixed(2)}: what moved it` : "Score"}
-        </h4>
-        <SignalList graph={graph} signals={review.signals} evidence={review.evidence} />
-      </section>
-      <div className="action-card__grid">
-        <section aria-label={`Why ${item.confidence}`}>
-          <h4 className="section-title">Why {item.confidence}</h4>
-          <ol className="reasons" data-testid="reasons">
-            {review.reasons.map((r, i) => (
-              <li key={i} className={i === review.reasons.length - 1 ? "reasons__verdict" : undefined}>
-                {r}
-              </li>
-            ))}
-          </ol>
-        </section>
-        <section aria-label="Evidence">
-          <h4 className="section-title">Evidence</h4>
-          <EvidenceList graph={graph} evidence={review.evidence} />
-        </section>
-      </div>
+      {verdict ? (
+        <p className="action-card__verdict" data-testid="action-verdict">
+          {verdict}
+        </p>
+      ) : null}
       {review.warnings.length > 0 ? (
         <section aria-label="Warnings">
-          <h4 className="section-title">Warnings</h4>
           <ReviewWarnings warnings={review.warnings} />
         </section>
       ) : null}
+      <details className="action-card__more" data-testid="action-details">
+        <summary>
+          Why {item.confidence}: {plural(review.signals?.length ?? 0, "score signal")}, {plural(review.evidence.length, "piece")} of evidence
+        </summary>
+        <div className="action-card__more-body">
+          <section aria-label="Score signals" className="action-card__signals">
+            <h4 className="section-title">{typeof review.score === "number" ? `Score ${review.score.toFixed(2)}: what moved it` : "Score"}</h4>
+            <SignalList graph={graph} signals={review.signals} evidence={review.evidence} />
+          </section>
+          <div className="action-card__grid">
+            <section aria-label={`Why ${item.confidence}`}>
+              <h4 className="section-title">Why {item.confidence}</h4>
+              <ol className="reasons" data-testid="reasons">
+                {review.reasons.map((r, i) => (
+                  <li key={i} className={i === review.reasons.length - 1 ? "reasons__verdict" : undefined}>
+                    {r}
+                  </li>
+                ))}
+              </ol>
+            </section>
+            <section aria-label="Evidence">
+              <h4 className="section-title">Evidence</h4>
+              <EvidenceList graph={graph} evidence={review.evidence} />
+            </section>
+          </div>
+        </div>
+      </details>
       {review.suggestions.length > 0 ? (
         <section aria-label="Suggested replacements">
           <h4 className="section-title">Suggested replacements</h4>
@@ -159,6 +165,7 @@ export function ActionCard({ proposalId, graph, item, stats, actor, policy, star
       ) : null}
       {isEditing && isPending ? (
         <EditActionForm
+          graph={graph}
           action={item.action}
           idPrefix={`edit-${number}`}
           isPending={edit.isPending}

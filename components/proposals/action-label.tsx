@@ -1,34 +1,29 @@
 import type { RefinementAction } from "../api/run-types";
 import { ACTION_TYPE_LABEL } from "./describe-action";
+import { NodeName } from "./node-names";
 
-/** The action's arguments as chips: names from the graph render as text, whatever they contain. */
+/**
+ * The action's arguments as chips: each name as the node's label (where it is from only when
+ * another node has the same label; the id behind a details button). Names from the graph render
+ * as text, whatever they contain.
+ */
 export function ActionLabel({ action }: { action: RefinementAction }) {
   return (
     <span className="action-label">
-      <span className={`action__type action__type--${action.type}`} title={action.type}>
-        {ACTION_TYPE_LABEL[action.type]}
-      </span>
+      <span className={`action__type action__type--${action.type}`}>{ACTION_TYPE_LABEL[action.type]}</span>
       {action.type === "replace_node" ? (
         <span className="action__args">
-          <span className="action__name" data-testid="action-name">
-            {action.old}
-          </span>
+          <NodeName written={action.old} />
           <span className="action__arrow" aria-label="becomes">
             →
           </span>
-          <span className="action__name" data-testid="action-name">
-            {action.new}
-          </span>
+          <NodeName written={action.new} />
         </span>
       ) : (
         <span className="action__args">
-          <span className="action__name" data-testid="action-name">
-            {action.subject}
-          </span>
+          <NodeName written={action.subject} />
           <span className="triple__relation">{action.relation}</span>
-          <span className="action__name" data-testid="action-name">
-            {action.object}
-          </span>
+          <NodeName written={action.object} />
         </span>
       )}
     </span>

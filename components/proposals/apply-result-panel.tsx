@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useRevertVersion } from "../api/revert-version";
 import { useStartRun } from "../api/start-run";
 import { Spinner } from "../ui/states";
@@ -8,10 +9,13 @@ import { useSingleFlight } from "../ui/use-single-flight";
 import { ActionLabel } from "./action-label";
 import { DiffList } from "./diff-list";
 import type { ApprovalOutcome } from "./use-approval";
+import { readableSummary, useNodeNames } from "./node-names";
 
 /** After an approval: the new version, what changed, and the two next steps (undo, check by re-running). */
 export function ApplyResultPanel({ outcome, onDismiss }: { outcome: ApprovalOutcome; onDismiss?: () => void }) {
   const { target, result } = outcome;
+  const names = useNodeNames();
+  const router = useRouter();
   const revert = useRevertVersion(target.graph);
   const rerun = useStartRun(target.graph);
   const onceUndo = useSingleFlight();
@@ -38,7 +42,7 @@ export function ApplyResultPanel({ outcome, onDismiss }: { outcome: ApprovalOutc
       <ol className="result-panel__applied" data-testid="applied-list">
         {result.applied.map((a) => (
           <li key={a.index}>
-            <ActionLabel action={a.action} /> <span className={a.skipped ? "muted small" : "small"}>{a.summary}</span>
+            <ActionLabel action={a.action} /> <span className={a.skipped ? "muted small" : "small"}>{readableSummary(names, a.summary)}</span>
           </li>
         ))}
       </ol>
@@ -73,7 +77,13 @@ export function ApplyResultPanel({ outcome, onDismiss }: { outcome: ApprovalOutc
               type="button"
               className="button button--primary"
               disabled={rerun.isPending}
-              onClick={() => onceRerun(() => rerun.mutateAsync({ question: target.question ?? "" }))}
+              onClick={() =>
+                onceRerun(async () => {
+                  // Its progress opens at once, as after "Run now".
+                  const launched = await rerun.mutateAsync({ question: target.question ?? "" });
+                  if (launched.runId) router.push(`/runs/${encodeURIComponent(launched.runId)}`);
+                })
+              }
               data-testid="rerun"
               title="Runs the question again on the new version, to check the graph can now answer it"
             >

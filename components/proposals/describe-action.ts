@@ -9,31 +9,32 @@ export const ACTION_TYPE_LABEL: Record<RefinementAction["type"], string> = {
   replace_node: "rename / merge",
 };
 
-function nameNote(role: string, resolved: Resolved, willCreate: boolean): string | null {
-  if (!resolved) return null;
-  const quoted = JSON.stringify(resolved.name);
-  if (resolved.status === "exact") {
-    const node = resolved.candidates.find((c) => c.id === resolved.nodeId) ?? resolved.candidates[0];
-    return `${role} ${quoted} is the existing node ${node ? node.qualified : (resolved.nodeId ?? "")}.`;
-  }
-  if (resolved.status === "ambiguous") return `${role} ${quoted} matches ${resolved.candidates.length} nodes equally: pick one of the suggestions or edit the name.`;
-  return willCreate ? `${role} ${quoted} is not in the graph: approving creates it as a new node.` : `${role} ${quoted} names no node in the graph.`;
+/** How a sentence names a node: its readable name (see node-names.tsx), or the name as written. */
+export type NameOf = (written: string) => string;
+
+const quoted: NameOf = (written) => JSON.stringify(written);
+
+function nameNote(role: string, resolved: Resolved, willCreate: boolean, nameOf: NameOf): string | null {
+  // An exact match needs no note: the chip shows the node's name, its id is in its details.
+  if (!resolved || resolved.status === "exact") return null;
+  const name = `"${resolved.name}"`;
+  if (resolved.status === "ambiguous") return `${role} ${name} matches ${resolved.candidates.length} nodes equally: pick one of them or edit the name.`;
+  return willCreate ? `${role} ${nameOf(resolved.name)} is not in the graph: approving creates it as a new node.` : `${role} ${name} names no node in the graph.`;
 }
 
-/** What approving does, in one sentence, and how each name maps onto the graph. */
-export function describeAction(action: RefinementAction, review: ActionReview | null): { headline: string; notes: string[] } {
+/** What approving does, in one sentence, and the names that do not map onto one node. */
+export function describeAction(action: RefinementAction, review: ActionReview | null, nameOf: NameOf = quoted): { headline: string; notes: string[] } {
   const r = review?.resolved ?? {};
   if (action.type === "replace_node") {
     const isMerge = r.new?.status === "exact";
-    const headline = isMerge
-      ? `Merge ${JSON.stringify(action.old)} into the existing node ${JSON.stringify(action.new)}: its links move over and ${JSON.stringify(action.old)} disappears.`
-      : `Rename ${JSON.stringify(action.old)} to ${JSON.stringify(action.new)}; the old name stays as an alias.`;
-    return { headline, notes: [nameNote("Old name", r.old, false), isMerge ? nameNote("New name", r.new, false) : null].filter((n): n is string => n !== null) };
+    const [from, to] = [nameOf(action.old), nameOf(action.new)];
+    const headline = isMerge ? `Merge ${from} into ${to}: its links move over and ${from} disappears.` : `Rename ${from} to ${to}; the old name stays as an alias.`;
+    return { headline, notes: [nameNote("Old name", r.old, false, nameOf), isMerge ? nameNote("New name", r.new, false, nameOf) : null].filter((n): n is string => n !== null) };
   }
-  const link = `${JSON.stringify(action.relation)} link from ${JSON.stringify(action.subject)} to ${JSON.stringify(action.object)}`;
+  const link = `"${action.relation}" link from ${nameOf(action.subject)} to ${nameOf(action.object)}`;
   const isInsert = action.type === "insert_edge";
   return {
     headline: isInsert ? `Add a ${link}.` : `Remove the ${link}.`,
-    notes: [nameNote("Subject", r.subject, isInsert), nameNote("Object", r.object, isInsert)].filter((n): n is string => n !== null),
+    notes: [nameNote("Subject", r.subject, isInsert, nameOf), nameNote("Object", r.object, isInsert, nameOf)].filter((n): n is string => n !== null),
   };
 }

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { RefinementAction } from "../api/run-types";
 import { Spinner } from "../ui/states";
+import { NodePicker } from "./node-picker";
 
 type ActionType = RefinementAction["type"];
 
@@ -28,6 +29,8 @@ function fromDraft(d: Draft): RefinementAction {
 }
 
 interface EditActionFormProps {
+  /** The graph whose nodes the name fields offer as you type. */
+  graph: string;
   action: RefinementAction;
   idPrefix: string;
   isPending: boolean;
@@ -37,7 +40,7 @@ interface EditActionFormProps {
 }
 
 /** Change an argument (or the kind of action); saving replaces the action and reviews it again. */
-export function EditActionForm({ action, idPrefix, isPending, error, onSubmit, onCancel }: EditActionFormProps) {
+export function EditActionForm({ graph, action, idPrefix, isPending, error, onSubmit, onCancel }: EditActionFormProps) {
   const [draft, setDraft] = useState(() => toDraft(action));
   const fields: (keyof Draft)[] = draft.type === "replace_node" ? ["old", "new"] : ["subject", "relation", "object"];
   const label: Record<string, string> = { subject: "Subject", relation: "Relation", object: "Object", old: "Old name", new: "New name" };
@@ -63,13 +66,17 @@ export function EditActionForm({ action, idPrefix, isPending, error, onSubmit, o
         {fields.map((f) => (
           <div className="field" key={f}>
             <label htmlFor={`${idPrefix}-${f}`}>{label[f]}</label>
-            <input id={`${idPrefix}-${f}`} value={draft[f]} maxLength={2000} onChange={(e) => setDraft({ ...draft, [f]: e.target.value })} data-testid={`edit-${f}`} />
+            {f === "relation" ? (
+              <input id={`${idPrefix}-${f}`} value={draft[f]} maxLength={2000} onChange={(e) => setDraft({ ...draft, [f]: e.target.value })} data-testid={`edit-${f}`} />
+            ) : (
+              <NodePicker graph={graph} id={`${idPrefix}-${f}`} value={draft[f]} onChange={(v) => setDraft((d) => ({ ...d, [f]: v }))} testId={`edit-${f}`} />
+            )}
           </div>
         ))}
       </div>
       <p className="hint">
-        Use a node’s qualified name (<code>client.py::Client</code>) or its id to pick one node exactly. Saving reviews the action again at once;
-        nothing is applied.
+        Type part of a name and pick the node from the list: the action then names that one node. A name the graph does not have creates a new
+        node when an added link is approved. Saving reviews the action again at once; nothing is applied.
       </p>
       {error ? (
         <p className="inline-error" role="alert">

@@ -1,5 +1,6 @@
 "use client";
 
+import { asSentence, warningSentence } from "./warning-text";
 import { useState } from "react";
 import type { ApprovalItem } from "./approval-types";
 import { ActionLabel } from "./action-label";
@@ -55,7 +56,7 @@ export function LowConfirmDialog({ graph, items, isPending, error, onCancel, onC
               <ul className="warning-list">
                 {item.warnings.map((w, i) => (
                   <li key={i}>
-                    <span className="warning-code">{w.code}</span> {w.message}
+                    <strong>{warningSentence(w.code)}</strong> {asSentence(w.message)}
                   </li>
                 ))}
               </ul>

@@ -6,10 +6,12 @@ import { EmptyState, LoadingState, Spinner } from "../ui/states";
 import { ActionLabel } from "./action-label";
 import { DiffList, isEmptyDiff } from "./diff-list";
 import { VisualDiff } from "./visual-diff";
+import { readableSummary, useNodeNames } from "./node-names";
 
 /** What approving the selected actions would change, computed by the server without changing anything. */
 export function PreviewPanel({ proposalId, indexes }: { proposalId: string; indexes: number[] }) {
   const preview = usePreview(proposalId, indexes);
+  const names = useNodeNames();
   const heading = (
     <h2 className="card__title">
       What approving changes{" "}
@@ -41,13 +43,13 @@ export function PreviewPanel({ proposalId, indexes }: { proposalId: string; inde
       ) : (
         <>
           <p className="muted small">
-            Planned on version {preview.data.baseVersion}, the version the proposal was made from. Nothing is applied until you approve.
+            Planned on version {preview.data.plannedOn}, the current one{preview.data.plannedOn !== preview.data.baseVersion ? ` (the proposal was made from version ${preview.data.baseVersion})` : ""}. Nothing is applied until you approve.
           </p>
           <ol className="preview__plan" data-testid="preview-plan">
             {preview.data.actions.map((a) => (
               <li key={a.index} className={a.skipped ? "is-skipped" : undefined}>
                 <ActionLabel action={a.action} />
-                <span className="preview__summary">{a.summary}</span>
+                <span className="preview__summary">{readableSummary(names, a.summary)}</span>
               </li>
             ))}
           </ol>

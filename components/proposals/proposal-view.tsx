@@ -21,6 +21,8 @@ import { PreviewPanel } from "./preview-panel";
 import { ProposalHeader } from "./proposal-header";
 import { RunSummary } from "./run-summary";
 import { useApproval } from "./use-approval";
+import type { DisplayName } from "@/lib/graph/display-names";
+import { NodeNamesProvider, idsOfWrittenNames, labelsOfCandidates } from "./node-names";
 import type { GraphCalibration } from "../api/calibration";
 import { useCalibration } from "../api/calibration";
 import { CalibrationPanel } from "../review/calibration-panel";
@@ -37,6 +39,8 @@ interface ProposalViewProps {
   viewer: Decider;
   /** The graph's decision statistics and thresholds, server-rendered (null if they could not be read). */
   calibration: GraphCalibration | null;
+  /** Readable names of the nodes the actions name, by id (server-computed on the current version). */
+  nodeNames: DisplayName[];
 }
 
 function toApprovalItem(a: ProposalActionItem, stats: DecisionStats | undefined): ApprovalItem {
@@ -44,7 +48,7 @@ function toApprovalItem(a: ProposalActionItem, stats: DecisionStats | undefined)
   return { index: a.index, action: a.action, confidence: a.confidence, reasons: a.review.reasons, warnings: a.review.warnings, score: a.review.score ?? null, history: entry ? describeLabelStats(entry) : null };
 }
 
-export function ProposalView({ initialProposal, run, currentVersion, editIndex, viewer, calibration: initialCalibration }: ProposalViewProps) {
+export function ProposalView({ initialProposal, run, currentVersion, editIndex, viewer, calibration: initialCalibration, nodeNames }: ProposalViewProps) {
   const rootRef = useRef<HTMLDivElement>(null);
   const { data: proposal } = useProposal(initialProposal);
   const { data: calibration } = useCalibration(initialProposal.graph, { initial: initialCalibration ?? undefined });
@@ -62,6 +66,7 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex, 
     editedByIds: a.editedByIds,
   });
   const pending = useMemo(() => proposal.actions.filter((a) => a.status === "pending"), [proposal]);
+  const names = useMemo(() => ({ graph: proposal.graph, byId: new Map(nodeNames.map((n) => [n.id, n])), idOfWritten: idsOfWrittenNames(proposal.actions.map((a) => a.review)), labelOfId: labelsOfCandidates(proposal.actions.map((a) => a.review)) }), [proposal, nodeNames]);
   // Until the person picks, the preview shows what the labels recommend: every pending HIGH (the
   // ones that may be approved together), else the first pending action.
   const [picked, setPicked] = useState<number[] | null>(null);
@@ -99,13 +104,15 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex, 
   const bulkLabel = chosen.length === 1 && chosen[0] ? decisionFor(actor, subjectOf(chosen[0]), policy).approveLabel : chosen.every((a) => a.evaluation.approvals + 1 >= a.evaluation.required) ? "Approve and apply selected" : "Approve selected";
 
   return (
+    <NodeNamesProvider value={names}>
     <div className="stack proposal-page" ref={rootRef} data-testid="proposal-page" data-status={proposal.status}>
       <ProposalHeader proposal={proposal} currentVersion={currentVersion} />
       <RunSummary run={run} source={proposal.source} />
       <p className="small muted proposal-people" data-testid="proposal-people">
         {proposal.submittedByName ? <>Submitted by <strong>{proposal.submittedByName}</strong>. </> : null}
         {proposal.startedByName ? <>Run started by <strong>{proposal.startedByName}</strong>. </> : null}
-        Policy of {proposal.graph}: HIGH needs {policy.requiredHigh}, MEDIUM {policy.requiredMedium}, LOW {policy.requiredLow} approval{policy.requiredLow === 1 ? "" : "s"}
+        Policy of {proposal.graph}
+        {proposal.approvalMode === "solo" ? " (solo mode: fewer than two people may approve, so you may approve your own runs)" : ""}: HIGH needs {policy.requiredHigh}, MEDIUM {policy.requiredMedium}, LOW {policy.requiredLow} approval{policy.requiredLow === 1 ? "" : "s"}
         {policy.lowNeedsReason ? " (with a written reason)" : ""}
         {policy.separateDuties ? "; whoever ran or submitted it cannot approve it" : ""}.{" "}
         <Link href={`/graphs/${encodeURIComponent(proposal.graph)}/policy`} prefetch={false}>
@@ -217,5 +224,6 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex, 
         />
       ) : null}
     </div>
+    </NodeNamesProvider>
   );
 }

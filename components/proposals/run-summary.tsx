@@ -6,6 +6,8 @@ const SOURCE_TEXT: Record<string, string> = {
   file: "This proposal was imported from a refinement file, so there is no run to show.",
   api: "This proposal was created through the API, so there is no run to show.",
   run: "The run behind this proposal is no longer stored.",
+  agent: "A coding agent submitted this proposal through the MCP server with its owner's API token: the agent's evidence is in the question above; the token's owner may not approve it.",
+  campaign: "A refinement campaign submitted this proposal: its title is the score trajectory, and each action's reasons name the iteration that accepted it and the questions it was proposed for (Campaigns page).",
 };
 
 /** Why the system proposed anything: the question's run, one line per step, and its error abduction. */
@@ -24,7 +26,7 @@ export function RunSummary({ run, source }: { run: RunDetails | null; source: st
         <h2 id="run-summary-title" className="card__title">
           Why the system proposes this
         </h2>
-        <RunStatusBadge status={run.status} />
+        <RunStatusBadge run={run} />
         <Link href={runHref} className="run-summary__link small" data-testid="run-link">
           Open the run: timeline and subgraph drawings →
         </Link>

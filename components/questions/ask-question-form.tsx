@@ -11,9 +11,11 @@ interface AskQuestionFormProps {
   graphName: string;
   draft: string;
   onDraftChange: (text: string) => void;
+  /** A question that fits this graph, for the placeholder (null while unknown). */
+  example?: string | null;
 }
 
-export function AskQuestionForm({ graphName, draft, onDraftChange }: AskQuestionFormProps) {
+export function AskQuestionForm({ graphName, draft, onDraftChange, example = null }: AskQuestionFormProps) {
   const router = useRouter();
   const add = useAddQuestions(graphName);
   const run = useStartRun(graphName);
@@ -59,7 +61,7 @@ export function AskQuestionForm({ graphName, draft, onDraftChange }: AskQuestion
           maxLength={4000}
           value={draft}
           onChange={(event) => onDraftChange(event.target.value)}
-          placeholder="e.g. Who was the first president of the association which published Journal of Psychotherapy Integration?"
+          placeholder={example ? `e.g. ${example}` : "A question about this graph's entities"}
         />
       </div>
       <div className="form__actions">

@@ -8,6 +8,7 @@ import { isRunning } from "../api/run-types";
 import { EmptyState, Spinner } from "../ui/states";
 import { useSingleFlight } from "../ui/use-single-flight";
 import { QuestionTable } from "./question-table";
+import { LiveRunPanel } from "../runs/live-run-panel";
 
 interface QuestionQueueProps {
   graphName: string;
@@ -22,6 +23,8 @@ export function QuestionQueue({ graphName, questions, latestRuns, draft }: Quest
   const [filter, setFilter] = useState<Filter>("all");
   const start = useStartRun(graphName);
   const once = useSingleFlight();
+  // The run whose progress shows live above the table: the last one started from this page.
+  const [watching, setWatching] = useState<string | null>(null);
   const pending = questions.filter((q) => !q.refined);
   const shown = filter === "pending" ? pending : questions;
   const fallback = draft.trim();
@@ -29,7 +32,10 @@ export function QuestionQueue({ graphName, questions, latestRuns, draft }: Quest
   const canRunAll = pending.length > 0 || fallback !== "";
 
   function runAll() {
-    once(() => start.mutateAsync(pending.length > 0 ? { pending: true } : { pending: true, question: fallback }));
+    once(async () => {
+      const started = await start.mutateAsync(pending.length > 0 ? { pending: true } : { pending: true, question: fallback });
+      if (started.runId) setWatching(started.runId);
+    });
   }
 
   const launched = start.data;
@@ -72,16 +78,17 @@ export function QuestionQueue({ graphName, questions, latestRuns, draft }: Quest
           <Spinner size={12} /> A run is in progress on the server; statuses refresh by themselves.
         </p>
       ) : null}
+      {watching ? <LiveRunPanel runId={watching} onDismiss={() => setWatching(null)} /> : null}
       {shown.length === 0 ? (
         <EmptyState title={questions.length === 0 ? "The queue is empty" : "Nothing pending"}>
           <p className="muted" data-testid="queue-empty">
-            {questions.length === 0 ? "No question has been queued for this graph yet. " : "Every queued question has been refined. "}
+            {questions.length === 0 ? "No question has been queued for this graph yet. " : "Every queued question has been run; a question reads “refined” once an approved change from its run is applied. "}
             When the queue is empty, a run uses the question typed in “Ask a question” instead — as the deeprefine
             skill falls back to the current session’s question.
           </p>
         </EmptyState>
       ) : (
-        <QuestionTable graphName={graphName} questions={shown} latestRuns={latestRuns} />
+        <QuestionTable graphName={graphName} questions={shown} latestRuns={latestRuns} onRunStarted={setWatching} />
       )}
     </div>
   );

@@ -1,8 +1,17 @@
 import Link from "next/link";
 import type { QuestionItem, RunSummary } from "../api/run-types";
 import { formatTimestamp } from "../runs/run-format";
-import { RunStatusBadge } from "../runs/run-status-badge";
 import { RunQuestionButton } from "./run-question-button";
+import { describeRunOutcome } from "../runs/run-outcome-text";
+
+function QuestionOutcome({ run }: { run: RunSummary }) {
+  const outcome = describeRunOutcome(run);
+  return (
+    <span className={outcome.kind === "refined" ? "badge badge--refined" : "badge badge--pending"} title={outcome.sentence} data-outcome={outcome.kind} data-testid="run-status">
+      {outcome.kind === "refined" ? "refined" : outcome.label}
+    </span>
+  );
+}
 
 const SOURCE_LABEL: Record<string, string> = {
   user: "typed",
@@ -16,9 +25,10 @@ interface QuestionTableProps {
   graphName: string;
   questions: QuestionItem[];
   latestRuns: Map<string, RunSummary>;
+  onRunStarted?: (runId: string) => void;
 }
 
-export function QuestionTable({ graphName, questions, latestRuns }: QuestionTableProps) {
+export function QuestionTable({ graphName, questions, latestRuns, onRunStarted }: QuestionTableProps) {
   return (
     <div className="table-card">
       <table className="table questions-table" data-testid="question-table">
@@ -53,21 +63,27 @@ export function QuestionTable({ graphName, questions, latestRuns }: QuestionTabl
                 <td>
                   <span className="badge badge--quiet">{SOURCE_LABEL[q.source] ?? q.source}</span>
                 </td>
-                <td>
-                  <span className={q.refined ? "badge badge--refined" : "badge badge--pending"}>{q.refined ? "refined" : "pending"}</span>
+                <td data-testid="question-status">
+                  {/* "refined" only once an approved change of one of its runs is applied: the run's outcome says so. */}
+                  {run && run.status !== "running" ? (
+                    <QuestionOutcome run={run} />
+                  ) : (
+                    <span className="badge badge--pending" data-testid="run-status">{run ? "running" : "not run yet"}</span>
+                  )}
                 </td>
                 <td className="nowrap">
                   {run ? (
                     <Link href={`/runs/${encodeURIComponent(run.id)}`} className="run-link" data-testid="latest-run" title={`Started ${formatTimestamp(run.createdAt)}`}>
-                      <RunStatusBadge status={run.status} />
-                      <span className="small">{run.steps} step{run.steps === 1 ? "" : "s"}</span>
+                      <span className="small">
+                        {run.steps} step{run.steps === 1 ? "" : "s"} · {formatTimestamp(run.createdAt)}
+                      </span>
                     </Link>
                   ) : (
                     <span className="muted small">never run</span>
                   )}
                 </td>
                 <td className="questions-table__action">
-                  <RunQuestionButton graphName={graphName} queryId={q.queryId} isRunning={run?.status === "running"} />
+                  <RunQuestionButton graphName={graphName} queryId={q.queryId} isRunning={run?.status === "running"} onStarted={onRunStarted} />
                 </td>
               </tr>
             );

@@ -6,6 +6,8 @@ import { useRuns } from "../api/find-runs";
 import type { RunSummary } from "../api/run-types";
 import { ErrorState, LoadingState } from "../ui/states";
 import { AskQuestionForm } from "./ask-question-form";
+import { useHubNodes } from "../api/find-hub-nodes";
+import { displayText } from "@/lib/text/display-text";
 import { LoopSettingsForm } from "./loop-settings-form";
 import { MemoryImportForm } from "./memory-import-form";
 import { QuestionQueue } from "./question-queue";
@@ -29,13 +31,17 @@ export function QuestionsView({ graphName, sourcePath }: QuestionsViewProps) {
   const questions = useQuestions(graphName, "all");
   const runs = useRuns(graphName);
   const latest = useMemo(() => latestRuns(runs.data), [runs.data]);
+  // The placeholder is a question about this graph: its first queued one, else its busiest node.
+  const hubs = useHubNodes(graphName, 1);
+  const hub = hubs.data?.[0];
+  const example = questions.data?.[0]?.text ?? (hub ? `What is ${displayText(hub.label, { max: 60 })} linked to, and how?` : null);
 
   return (
     <div className="questions">
       <div className="questions__forms">
         <section className="card form-card" aria-labelledby="ask-title">
           <h2 id="ask-title">Ask a question</h2>
-          <AskQuestionForm graphName={graphName} draft={draft} onDraftChange={setDraft} />
+          <AskQuestionForm graphName={graphName} draft={draft} onDraftChange={setDraft} example={example} />
         </section>
         <section className="card form-card" aria-labelledby="memory-title">
           <h2 id="memory-title">Import graphify memory files</h2>

@@ -9,10 +9,12 @@ interface RunQuestionButtonProps {
   queryId: string;
   /** Its latest run is still going: the server would refuse a second one (409). */
   isRunning: boolean;
+  /** Called with the new run's id, so the page can show its progress live. */
+  onStarted?: (runId: string) => void;
 }
 
 /** One mutation per row, so starting one question never disables or hides the state of another. */
-export function RunQuestionButton({ graphName, queryId, isRunning }: RunQuestionButtonProps) {
+export function RunQuestionButton({ graphName, queryId, isRunning, onStarted }: RunQuestionButtonProps) {
   const start = useStartRun(graphName);
   const once = useSingleFlight();
   const busy = start.isPending || isRunning;
@@ -22,7 +24,12 @@ export function RunQuestionButton({ graphName, queryId, isRunning }: RunQuestion
         type="button"
         className="button button--small"
         disabled={busy}
-        onClick={() => once(() => start.mutateAsync({ queryId }))}
+        onClick={() =>
+          once(async () => {
+            const launched = await start.mutateAsync({ queryId });
+            if (launched.runId) onStarted?.(launched.runId);
+          })
+        }
         data-testid="run-question"
       >
         {busy ? <Spinner size={12} /> : null}

@@ -20,6 +20,7 @@ const STATUS_OPTIONS: { value: StatusFilter; label: string }[] = [
   { value: "rejected", label: "Rejected" },
   { value: "skipped", label: "Skipped (nothing to change)" },
   { value: "reverted", label: "Undone" },
+  { value: "obsolete", label: "Obsolete (made moot by a version)" },
   { value: "all", label: "Any status" },
 ];
 

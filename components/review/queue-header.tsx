@@ -6,7 +6,7 @@ import type { QueueRow } from "./queue-rows";
 
 export function QueueHeader({ rows, onHelp }: { rows: QueueRow[]; onHelp: () => void }) {
   const pending = rows.filter((r) => r.status === "pending");
-  const proposals = new Set(pending.map((r) => r.proposalId)).size;
+  const proposals = new Set(pending.flatMap((r) => r.sources.map((s) => s.proposalId))).size;
   const graphs = new Set(pending.map((r) => r.graph)).size;
   const byLabel: Record<Confidence, number> = { HIGH: 0, MEDIUM: 0, LOW: 0 };
   for (const r of pending) byLabel[r.confidence]++;

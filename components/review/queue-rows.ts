@@ -2,13 +2,31 @@
  * The review queue's data: one row per action, with its proposal's context, and the pure
  * filtering and sorting behind the filter bar. The rows keep only what the queue renders
  * (no evidence or suggestions), so 500 pending actions stay a small payload.
+ *
+ * Copies: the same action pending in several proposals of one graph (several runs proposed it)
+ * is one row listing its sources. The row decides on one copy — the one the viewer approved
+ * already, else the one the viewer may approve with the most approvals, else the newest — so
+ * approvals gather on one copy; once it applies, the others become obsolete on the server.
  */
-import type { ApprovalPolicy } from "@/lib/auth/approval-policy";
+import type { ApprovalMode, ApprovalPolicy } from "@/lib/auth/approval-policy";
+import type { Actor } from "@/lib/auth/permissions";
+import { actionKey } from "@/lib/changes/action-key";
 import type { ScoreSignal } from "@/lib/review/types";
 import type { ActionStatus, Confidence, ProposalDetails } from "../api/proposal-types";
 import type { RefinementAction } from "../api/run-types";
 import type { ApprovalTarget } from "../proposals/approval-types";
 import { CONFIDENCE_RANK } from "../proposals/confidence";
+import { decisionFor } from "../proposals/decision-rules";
+
+/** One proposal a queue row's action came from. */
+export interface QueueSource {
+  proposalId: string;
+  index: number;
+  runId: string | null;
+  question: string | null;
+  createdAt: string;
+  approvals: number;
+}
 
 export interface QueueRow {
   key: string;
@@ -39,7 +57,14 @@ export interface QueueRow {
   changedSinceApproved: string | null;
   startedById: string | null;
   submittedById: string | null;
+  /** The rules that apply now (solo or team form of the graph's policy). */
   policy: ApprovalPolicy;
+  mode: ApprovalMode;
+  /** obsolete: the version that made it moot, and why. */
+  obsoleteIn: number | null;
+  obsoleteReason: string | null;
+  /** Every pending copy of this action, this row's own first; one entry when it has no copies. */
+  sources: QueueSource[];
 }
 
 export interface QueueSignal {
@@ -58,7 +83,15 @@ function topSignals(signals: ScoreSignal[] | undefined): QueueSignal[] {
     .map((s) => ({ kind: s.kind, contribution: s.contribution, summary: s.summary }));
 }
 
-export function toQueueRows(proposals: ProposalDetails[]): QueueRow[] {
+/**
+ * One row per action, copies of a pending action merged into one row (see the module header).
+ * `viewer` picks which copy a merged row decides on; without one, the most approved, newest.
+ */
+export function toQueueRows(proposals: ProposalDetails[], viewer: Actor | null = null): QueueRow[] {
+  return mergeCopies(toActionRows(proposals), viewer);
+}
+
+function toActionRows(proposals: ProposalDetails[]): QueueRow[] {
   return proposals.flatMap((p) =>
     p.actions.map((a) => ({
       key: `${p.id}:${a.index}`,
@@ -85,8 +118,46 @@ export function toQueueRows(proposals: ProposalDetails[]): QueueRow[] {
       startedById: p.startedById,
       submittedById: p.submittedById,
       policy: p.policy,
+      mode: p.approvalMode,
+      obsoleteIn: a.obsoleteIn,
+      obsoleteReason: a.obsoleteReason,
+      sources: [{ proposalId: p.id, index: a.index, runId: p.runId, question: p.question, createdAt: p.createdAt, approvals: a.evaluation.approvals }],
     })),
   );
+}
+
+function copyRank(row: QueueRow, viewer: Actor | null): number {
+  if (!viewer) return 0;
+  const me = viewer.kind === "user" ? viewer.userId : null;
+  if (me !== null && row.approverIds.includes(me)) return 2;
+  const decision = decisionFor(viewer, decisionSubjectOf(row), row.policy);
+  return decision.canDecide && decision.refusal === null ? 1 : 0;
+}
+
+function mergeCopies(rows: QueueRow[], viewer: Actor | null): QueueRow[] {
+  const groups = new Map<string, QueueRow[]>();
+  const out: (QueueRow | string)[] = [];
+  for (const row of rows) {
+    if (row.status !== "pending") {
+      out.push(row);
+      continue;
+    }
+    const key = `${row.graph}\u0000${actionKey(row.action)}`;
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else {
+      groups.set(key, [row]);
+      out.push(key);
+    }
+  }
+  return out.map((entry) => {
+    if (typeof entry !== "string") return entry;
+    const copies = groups.get(entry) ?? [];
+    if (copies.length === 1) return copies[0] as QueueRow;
+    const ranked = [...copies].sort((a, b) => copyRank(b, viewer) - copyRank(a, viewer) || b.approvals - a.approvals || b.createdAt.localeCompare(a.createdAt));
+    const chosen = ranked[0] as QueueRow;
+    return { ...chosen, sources: ranked.flatMap((r) => r.sources) };
+  });
 }
 
 export type QueueSort = "newest" | "oldest" | "low-first" | "high-first" | "graph";
@@ -164,7 +235,7 @@ export function decisionSubjectOf(row: QueueRow) {
 }
 
 const SORT_VALUES: readonly QueueSort[] = ["newest", "oldest", "low-first", "high-first", "graph"];
-const STATUS_VALUES: readonly StatusFilter[] = ["pending", "applied", "rejected", "skipped", "reverted", "all"];
+const STATUS_VALUES: readonly StatusFilter[] = ["pending", "applied", "rejected", "skipped", "reverted", "obsolete", "all"];
 const TYPE_VALUES: readonly QueueFilters["type"][] = ["", "insert_edge", "delete_edge", "replace_node"];
 const LABEL_VALUES: readonly Confidence[] = ["HIGH", "MEDIUM", "LOW"];
 

@@ -5,6 +5,7 @@ import { memo } from "react";
 import type { Actor } from "@/lib/auth/permissions";
 import { decisionFor } from "../proposals/decision-rules";
 import { ActionLabel } from "../proposals/action-label";
+import { warningSentence } from "../proposals/warning-text";
 import { ConfidenceBadge } from "../proposals/confidence-badge";
 import { ActionStatusBadge } from "../proposals/action-status-badge";
 import { ScoreTag, formatContribution } from "../proposals/score-tag";
@@ -15,6 +16,31 @@ import { decisionSubjectOf } from "./queue-rows";
 
 export function proposalHref(row: { proposalId: string; index: number }, edit = false): string {
   return `/proposals/${encodeURIComponent(row.proposalId)}${edit ? `?edit=${row.index}` : ""}#action-${row.index + 1}`;
+}
+
+function sourceName(source: QueueRow["sources"][number]): string {
+  const when = source.createdAt.slice(0, 10);
+  const what = source.runId ? "run" : "proposal";
+  return source.question ? `${what} of ${when}: ${source.question.length > 60 ? `${source.question.slice(0, 57)}…` : source.question}` : `${what} of ${when}`;
+}
+
+/** The proposals a merged row's copies came from; the first is the copy the row decides on. */
+function QueueSources({ row }: { row: QueueRow }) {
+  const runs = row.sources.filter((s) => s.runId !== null).length;
+  return (
+    <span className="queue-row__sources small" data-testid="row-sources" data-count={row.sources.length}>
+      Proposed {row.sources.length} times{runs > 1 ? ` (by ${runs} runs)` : ""}:{" "}
+      {row.sources.map((source, i) => (
+        <span key={`${source.proposalId}:${source.index}`}>
+          {i > 0 ? "; " : null}
+          <Link href={proposalHref(source)} prefetch={false} data-testid="row-source" title={i === 0 ? "the copy this row approves" : `${source.approvals} approval(s) on this copy`}>
+            {sourceName(source)}
+          </Link>
+          {i === 0 ? <span className="muted"> (decided here)</span> : null}
+        </span>
+      ))}
+    </span>
+  );
 }
 
 interface RowProps {
@@ -72,8 +98,8 @@ const QueueRowView = memo(function QueueRowView({ row, stats, actor, isSelected,
           {row.warnings.length > 0 ? (
             <span className="queue-row__warnings">
               {row.warnings.map((w, i) => (
-                <span key={i} className="warning-code" title={w.message}>
-                  {w.code}
+                <span key={i} className="warning-code" title={w.message} data-code={w.code}>
+                  {warningSentence(w.code)}
                 </span>
               ))}
             </span>
@@ -85,6 +111,7 @@ const QueueRowView = memo(function QueueRowView({ row, stats, actor, isSelected,
         <span className="table__sub">
           {row.graph} · action {row.index + 1}
         </span>
+        {row.sources.length > 1 ? <QueueSources row={row} /> : null}
       </td>
       <td className="queue-row__decide">
         {isPending ? (
@@ -122,7 +149,12 @@ const QueueRowView = memo(function QueueRowView({ row, stats, actor, isSelected,
           </div>
         ) : (
           <span className="queue-row__decision">
-            <ActionStatusBadge status={row.status} version={row.appliedIn} />
+            <ActionStatusBadge status={row.status} version={row.status === "obsolete" ? row.obsoleteIn : row.appliedIn} graph={row.graph} reason={row.obsoleteReason} />
+            {row.obsoleteReason ? (
+              <span className="small muted" data-testid="row-obsolete">
+                {row.obsoleteReason}
+              </span>
+            ) : null}
             {row.vetoedBy.length > 0 ? (
               <span className="small muted" data-testid="row-vetoed">
                 vetoed by {row.vetoedBy.join(", ")}

@@ -22,6 +22,7 @@ import type { QueueKey } from "./use-queue-keys";
 import { useQueueKeys } from "./use-queue-keys";
 import { useQueueRows } from "./use-queue-rows";
 import { QueueCalibration } from "./queue-calibration";
+import { QueueMode } from "./queue-mode";
 import { countDecisions, describeLabelStats } from "@/lib/review/count-decisions";
 
 /** Rows drawn at first: the rest of a long queue waits for "Show more" (or j walking past the end), so it hydrates fast. */
@@ -31,7 +32,7 @@ const PAGE_SIZE = 100;
 export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRows: QueueRow[]; initialFilters: QueueFilters; viewer: Decider }) {
   const router = useRouter();
   const rootRef = useRef<HTMLDivElement>(null);
-  const query = useQueueRows(initialRows);
+  const query = useQueueRows(initialRows, viewer);
   const rows = query.data;
   const [filters, setFiltersState] = useState(initialFilters);
   const { visible, counts } = useMemo(() => applyQueueFilters(rows, filters), [rows, filters]);
@@ -54,6 +55,8 @@ export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRo
   const onceReject = useSingleFlight();
   const [rejected, setRejected] = useState<QueueRow | null>(null);
   const [showHelp, setShowHelp] = useState(false);
+  /** Why a key did nothing (a refused approve): said instead of ignoring the key silently. */
+  const [keyNotice, setKeyNotice] = useState<string | null>(null);
   const [limit, setLimit] = useState(PAGE_SIZE);
   const shown = visible.slice(0, Math.max(limit, position + 1));
   // Viewers and signed-out readers get no buttons at all: say so once instead of leaving the Decision column blank.
@@ -103,14 +106,17 @@ export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRo
   useQueueKeys((key: QueueKey) => {
     if (key === "help") return setShowHelp(true);
     if (key === "next" || key === "previous") return move(key === "next" ? 1 : -1);
+    setKeyNotice(null);
     if (!selected) return;
     if (key === "open" || key === "edit") return router.push(proposalHref(selected, key === "edit"));
-    if (selected.status !== "pending") return;
-    // The keys do what the buttons offer: nothing for viewers, no approve where it is refused.
+    const verb = key === "approve" ? "approve" : "reject";
+    if (selected.status !== "pending") return setKeyNotice(`Cannot ${verb} action ${selected.index + 1}: it is already ${selected.status}.`);
+    // The keys do what the buttons offer, and say why when that is nothing.
     const decision = decisionFor(actor, decisionSubjectOf(selected), selected.policy);
-    if (!decision.canDecide) return;
+    if (!decision.canDecide) return setKeyNotice(`Cannot ${verb}: ${decision.refusal ?? "approving and rejecting need a reviewer or admin"}.`);
     if (key === "approve") {
       if (decision.refusal === null) approve(selected);
+      else setKeyNotice(`Cannot approve action ${selected.index + 1}: ${decision.refusal}.`);
     } else rejectRow(selected);
   });
 
@@ -118,6 +124,15 @@ export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRo
   return (
     <div className="stack review-queue" ref={rootRef} data-testid="review-queue" data-selected={selected?.key ?? ""} data-visible={visible.length}>
       <QueueHeader rows={rows} onHelp={() => setShowHelp(true)} />
+      <QueueMode rows={rows.filter((r) => r.status === "pending" && (!filters.graph || r.graph === filters.graph))} />
+      {keyNotice ? (
+        <p className="notice notice--warning" role="status" data-testid="key-notice">
+          {keyNotice}{" "}
+          <button type="button" className="link-button small" onClick={() => setKeyNotice(null)}>
+            Dismiss
+          </button>
+        </p>
+      ) : null}
       {approval.outcome ? <ApplyResultPanel key={approval.outcome.result.version} outcome={approval.outcome} onDismiss={approval.clearOutcome} /> : null}
       {approval.recorded ? <ApprovalRecorded recorded={approval.recorded} onDismiss={approval.clearOutcome} /> : null}
       {rejected && !reject.isPending ? (

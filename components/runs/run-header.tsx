@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { LoopConfig, RunDetails } from "../api/run-types";
-import { STATUS_HINT, formatTimestamp, runDuration } from "./run-format";
+import { formatTimestamp, runDuration } from "./run-format";
+import { describeRunOutcome } from "./run-outcome-text";
 import { ProviderNote, RunStatusBadge } from "./run-status-badge";
 
 function configItems(config: LoopConfig): { label: string; value: string }[] {
@@ -32,9 +33,11 @@ export function RunHeader({ run }: { run: RunDetails }) {
       </nav>
       <div className="run-header__title">
         <h1 data-testid="run-question">{run.question}</h1>
-        <RunStatusBadge status={run.status} />
+        <RunStatusBadge run={run} />
       </div>
-      <p className="muted">{STATUS_HINT[run.status]}</p>
+      <p className="run-header__outcome" data-testid="run-outcome-sentence">
+        {describeRunOutcome(run).sentence}
+      </p>
       <dl className="facts">
         <div>
           <dt>Provider</dt>

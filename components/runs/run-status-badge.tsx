@@ -1,12 +1,17 @@
-import type { RunStatus } from "../api/run-types";
-import { STATUS_HINT, STATUS_LABEL, providerLabel } from "./run-format";
+import type { RunSummary } from "../api/run-types";
+import { providerLabel } from "./run-format";
+import { describeRunOutcome } from "./run-outcome-text";
 
-/** Colour and text both carry the status, so it reads without colour vision too. */
-export function RunStatusBadge({ status }: { status: RunStatus }) {
+/**
+ * What the run came to ("answered", "not answerable · 3 changes proposed"); colour and text both
+ * carry it, so it reads without colour vision too. `data-status` keeps the loop's own status.
+ */
+export function RunStatusBadge({ run }: { run: Pick<RunSummary, "status" | "answeredAt" | "actions" | "applied"> }) {
+  const outcome = describeRunOutcome(run);
   return (
-    <span className={`status status--${status}`} data-testid="run-status" data-status={status} title={STATUS_HINT[status]}>
+    <span className={`status status--${outcome.kind}`} data-testid="run-status" data-status={run.status} data-outcome={outcome.kind} title={outcome.sentence}>
       <span className="status__dot" aria-hidden="true" />
-      {STATUS_LABEL[status]}
+      {outcome.label}
     </span>
   );
 }

@@ -22,7 +22,7 @@ export function RunsTable({ runs }: { runs: RunSummary[] }) {
           {runs.map((run) => (
             <tr key={run.id} data-testid="run-row">
               <td>
-                <RunStatusBadge status={run.status} />
+                <RunStatusBadge run={run} />
               </td>
               <td className="table__name runs-table__question">
                 <Link href={`/runs/${encodeURIComponent(run.id)}`}>{run.question}</Link>

@@ -47,7 +47,10 @@ export function LlmSettingsForm({ initial }: { initial: LlmSettingsView }) {
       void queryClient.invalidateQueries({ queryKey: ["provider"] });
     },
   });
-  const check = useMutation({ mutationFn: () => fetchJson<ConnectionCheck>("/api/settings/llm/check", { method: "POST" }) });
+  // The form's values as they are now, saved or not: testing what was typed is the point.
+  const check = useMutation({
+    mutationFn: (values: Form) => fetchJson<ConnectionCheck>("/api/settings/llm/check", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(values) }),
+  });
   const set = (key: keyof Form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -55,6 +58,7 @@ export function LlmSettingsForm({ initial }: { initial: LlmSettingsView }) {
     save.mutate(form);
   };
   const isOpenAi = form.provider === "openai";
+  const isDirty = JSON.stringify(form) !== JSON.stringify(toForm(view));
 
   return (
     <form className="card form settings-form" onSubmit={onSubmit} aria-label="LLM settings">
@@ -88,8 +92,8 @@ export function LlmSettingsForm({ initial }: { initial: LlmSettingsView }) {
         <button className="button button--primary" type="submit" disabled={save.isPending}>
           {save.isPending && <Spinner size={14} />} Save
         </button>
-        <button className="button" type="button" disabled={check.isPending || save.isPending} onClick={() => check.mutate()}>
-          {check.isPending && <Spinner size={14} />} Test the connection
+        <button className="button" type="button" disabled={check.isPending || save.isPending} onClick={() => check.mutate(form)}>
+          {check.isPending && <Spinner size={14} />} Test the connection{isDirty ? " (unsaved values)" : ""}
         </button>
         {save.isSuccess && !save.isPending && <span className="hint" role="status">Saved. New runs use these settings.</span>}
       </div>

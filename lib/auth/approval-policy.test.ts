@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import type { Actor } from "./permissions";
 import type { Decision } from "./approval-policy";
-import { DEFAULT_APPROVAL_POLICY, approveButtonLabel, approvalPolicySchema, canApprove, canApproveTogether, canReject, evaluateAction } from "./approval-policy";
+import {
+  DEFAULT_APPROVAL_POLICY,
+  approvalMode,
+  approveButtonLabel,
+  approvalPolicySchema,
+  canApprove,
+  canApproveTogether,
+  canReject,
+  countApprovers,
+  effectivePolicy,
+  evaluateAction,
+} from "./approval-policy";
 
 const user = (userId: string, role: "admin" | "reviewer" | "viewer"): Actor => ({ kind: "user", userId, username: userId, displayName: userId, role, sessionId: "s" });
 const token: Actor = { kind: "token", userId: "ada", username: "ada", displayName: "ada", role: "admin", tokenId: "t", scope: "propose" };
@@ -92,5 +103,43 @@ describe("approvalPolicySchema", () => {
     expect(approvalPolicySchema.parse(DEFAULT_APPROVAL_POLICY)).toEqual(DEFAULT_APPROVAL_POLICY);
     expect(approvalPolicySchema.safeParse({ ...DEFAULT_APPROVAL_POLICY, requiredLow: 0 }).success).toBe(false);
     expect(approvalPolicySchema.safeParse({ ...DEFAULT_APPROVAL_POLICY, approverRole: "viewer" }).success).toBe(false);
+  });
+});
+
+describe("solo and team mode", () => {
+  const person = (role: string, disabled = false) => ({ role, disabled });
+
+  it("is solo while fewer than two enabled accounts may approve under the policy", () => {
+    const p = DEFAULT_APPROVAL_POLICY;
+    expect(approvalMode(p, [])).toBe("solo");
+    expect(approvalMode(p, [person("admin")])).toBe("solo");
+    // Viewers and disabled accounts never approve: they do not make a team.
+    expect(approvalMode(p, [person("admin"), person("viewer"), person("reviewer", true)])).toBe("solo");
+    expect(approvalMode(p, [person("admin"), person("reviewer")])).toBe("team");
+    // An admins-only policy counts admins only.
+    const adminsOnly = { ...p, approverRole: "admin" as const };
+    expect(countApprovers(adminsOnly, [person("admin"), person("reviewer")])).toBe(1);
+    expect(approvalMode(adminsOnly, [person("admin"), person("reviewer")])).toBe("solo");
+    expect(approvalMode(adminsOnly, [person("admin"), person("admin")])).toBe("team");
+  });
+
+  it("solo: the one approver approves their own run with one approval; LOW still needs the written reason", () => {
+    const stored = { ...DEFAULT_APPROVAL_POLICY, requiredLow: 3, requiredMedium: 2, lowNeedsReason: false };
+    const solo = effectivePolicy(stored, "solo");
+    expect(solo).toMatchObject({ requiredHigh: 1, requiredMedium: 1, requiredLow: 1, lowNeedsReason: true, separateDuties: false });
+    expect(approvalPolicySchema.parse(solo)).toEqual(solo);
+    const own = { ...target, startedById: "ada", submittedById: "ada", editedByIds: ["ada"] };
+    expect(canApprove(user("ada", "admin"), own, solo)).toEqual({ allowed: true });
+    const once = evaluateAction(solo, { confidence: "LOW" }, [decision("ada", "approve", { reason: "checked" })]);
+    expect(once).toMatchObject({ approvals: 1, required: 1, satisfied: true, needsReason: true });
+    // A veto still blocks, and a viewer still cannot approve, in solo mode too.
+    expect(canApprove(user("ada", "admin"), { ...own, vetoed: true }, solo)).toMatchObject({ code: "VETOED" });
+    expect(canApprove(user("vic", "viewer"), own, solo)).toMatchObject({ code: "NO_PERMISSION" });
+  });
+
+  it("team: the stored policy applies unchanged, separation of duties included", () => {
+    const team = effectivePolicy(DEFAULT_APPROVAL_POLICY, "team");
+    expect(team).toEqual(DEFAULT_APPROVAL_POLICY);
+    expect(canApprove(user("sam", "admin"), target, team)).toMatchObject({ allowed: false, code: "OWN_RUN" });
   });
 });

@@ -11,6 +11,11 @@
  * - Separation of duties: whoever started the run or submitted the proposal cannot approve it,
  *   nor can whoever edited the action under review (they wrote what would be applied).
  * - API tokens, the CLI and the server itself never approve: approval needs a signed-in person.
+ * - Solo mode: while fewer than two people may approve on a graph, nobody else could ever give
+ *   the second pair of eyes, so the one approver may approve their own runs and one approval
+ *   applies (as a repository's only owner merges their own pull request). LOW still needs the
+ *   written reason — it is then the only record of why. A second approver switches the graph to
+ *   the stored (team) rules at once; `effectivePolicy` is what every check uses.
  */
 import { z } from "zod";
 import type { Actor } from "./permissions";
@@ -46,6 +51,33 @@ export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = {
   bulkHigh: true,
   separateDuties: true,
 };
+
+/** solo: fewer than two people may approve (see the module header); team: the stored policy applies. */
+export type ApprovalMode = "solo" | "team";
+
+/** Can an account with this role (enabled) approve under this policy? */
+export function isApproverRole(role: string, policy: Pick<ApprovalPolicy, "approverRole">): boolean {
+  return policy.approverRole === "admin" ? role === "admin" : role === "admin" || role === "reviewer";
+}
+
+/** How many of these accounts may approve under this policy (enabled, with an approving role). */
+export function countApprovers(policy: Pick<ApprovalPolicy, "approverRole">, people: readonly { role: string; disabled: boolean }[]): number {
+  return people.filter((p) => !p.disabled && isApproverRole(p.role, policy)).length;
+}
+
+/** Solo while fewer than two of these accounts may approve under this policy; team otherwise. */
+export function approvalMode(policy: Pick<ApprovalPolicy, "approverRole">, people: readonly { role: string; disabled: boolean }[]): ApprovalMode {
+  return countApprovers(policy, people) < 2 ? "solo" : "team";
+}
+
+/**
+ * The rules that apply in this mode. Team: the stored policy as it is. Solo: one approval
+ * applies and separation of duties is off (there is nobody else), but LOW keeps its written reason.
+ */
+export function effectivePolicy(policy: ApprovalPolicy, mode: ApprovalMode): ApprovalPolicy {
+  if (mode === "team") return policy;
+  return { ...policy, requiredHigh: 1, requiredMedium: 1, requiredLow: 1, lowNeedsReason: true, separateDuties: false };
+}
 
 /** A written reason must have at least this many non-blank characters. */
 export const MIN_REASON_LENGTH = 3;

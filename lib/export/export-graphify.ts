@@ -49,7 +49,8 @@ export function graphToGraphifyDocument(graph: KnowledgeGraph): JsonObject {
   for (const key of Object.keys(base)) {
     if (key === "nodes") out.nodes = nodes;
     else if (key === linksKey) out[key] = links;
-    else out[key] = base[key] as JsonValue;
+    // defineProperty: a key named "__proto__" stays data (see lib/json/lossless-json.ts).
+    else Object.defineProperty(out, key, { value: base[key], enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

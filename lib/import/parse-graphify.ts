@@ -10,8 +10,11 @@ import { AppError } from "../errors";
 import type { JsonObject, JsonValue } from "../json/lossless-json";
 import { LosslessNumber, isJsonObject, parseLosslessJson } from "../json/lossless-json";
 import { KnowledgeGraph, edgeFromRecord, nodeFromRecord } from "../graph/model";
+import { normalizeLabel } from "../graph/normalize";
+import type { LabelCapOptions } from "./cap-label";
+import { createLabelCapper } from "./cap-label";
 
-export interface ParseGraphifyOptions {
+export interface ParseGraphifyOptions extends LabelCapOptions {
   /** Name used in error messages. */
   source?: string;
 }
@@ -29,10 +32,11 @@ function endpoint(value: JsonValue | undefined): string | null {
 export function parseGraphifyJson(text: string, options: ParseGraphifyOptions = {}): KnowledgeGraph {
   const source = options.source ?? "graph.json";
   const doc = parseLosslessJson(text, { source });
-  return graphFromGraphifyDocument(doc, source);
+  return graphFromGraphifyDocument(doc, source, options);
 }
 
-export function graphFromGraphifyDocument(doc: JsonValue, source = "graph.json"): KnowledgeGraph {
+export function graphFromGraphifyDocument(doc: JsonValue, source = "graph.json", capOptions: LabelCapOptions = {}): KnowledgeGraph {
+  const capper = createLabelCapper(source, capOptions);
   if (!isJsonObject(doc)) throw invalid(source, "expected a JSON object with \"nodes\" and \"links\"");
   const nodes = doc.nodes;
   if (!Array.isArray(nodes)) throw invalid(source, "\"nodes\" must be an array");
@@ -44,7 +48,8 @@ export function graphFromGraphifyDocument(doc: JsonValue, source = "graph.json")
 
   const top: JsonObject = {};
   for (const key of Object.keys(doc)) {
-    top[key] = key === "nodes" || key === linksKey ? null : (doc[key] as JsonValue);
+    // defineProperty: a top-level key named "__proto__" is data to keep for export, not a prototype.
+    Object.defineProperty(top, key, { value: key === "nodes" || key === linksKey ? null : (doc[key] as JsonValue), enumerable: true, writable: true, configurable: true });
   }
   if (linksKey === null) top.links = null;
   const hyperedges = doc.hyperedges;
@@ -66,8 +71,11 @@ export function graphFromGraphifyDocument(doc: JsonValue, source = "graph.json")
       throw invalid(source, `nodes[${i}] (${id}): "community" must be an integer, a string or null`, { index: i });
     }
     if (graph.nodes.has(id)) throw invalid(source, `nodes[${i}]: duplicate node id ${JSON.stringify(id)}`, { index: i, id });
-    graph.addNode(nodeFromRecord(record));
+    const node = nodeFromRecord(record);
+    const label = capper.cap(id, node.label);
+    graph.addNode(label === node.label ? node : { ...node, label, normLabel: normalizeLabel(label) });
   });
+  capper.report();
 
   links.forEach((record, i) => {
     if (!isJsonObject(record)) throw invalid(source, `${linksKey}[${i}] is not an object`, { index: i });

@@ -7,6 +7,8 @@
 import { AppError } from "../errors";
 import { KnowledgeGraph } from "../graph/model";
 import { normalizeLabel } from "../graph/normalize";
+import type { LabelCapOptions } from "./cap-label";
+import { createLabelCapper } from "./cap-label";
 
 export interface ParseTriplesOptions {
   source?: string;
@@ -98,14 +100,17 @@ export function parseTriples(text: string, options: ParseTriplesOptions = {}): K
 }
 
 /** `id<TAB>label` lines (FB15k-237 entity2text.txt). */
-export function parseLabelFile(text: string, source = "labels"): Map<string, string> {
+export function parseLabelFile(text: string, source = "labels", capOptions: LabelCapOptions = {}): Map<string, string> {
   const map = new Map<string, string>();
+  const capper = createLabelCapper(source, capOptions);
   text.split("\n").forEach((raw, i) => {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
     if (!line.trim()) return;
     const tab = line.indexOf("\t");
     if (tab <= 0) throw new AppError("PARSE_ERROR", `${source}: line ${i + 1}: expected "id<TAB>label"`, { source, line: i + 1 });
-    map.set(line.slice(0, tab), line.slice(tab + 1).trim());
+    const id = line.slice(0, tab);
+    map.set(id, capper.cap(id, line.slice(tab + 1).trim()));
   });
+  capper.report();
   return map;
 }

@@ -10,7 +10,9 @@
  *   entities; near-duplicate nodes, ambiguous names, conflicts; duplicate and repeated edges.
  * - refinement: `proposeRefinements` (heuristic/refine.ts): inserts only from passages that
  *   state them, merges of near-duplicates that are plausibly one thing (heuristic/merge-evidence.ts),
- *   and duplicate clean-up only (a delete of an edge stored several times keeps one copy).
+ *   and duplicate clean-up only (a delete of an edge stored several times keeps one copy); on
+ *   code graphs, inserts the source code states and deletes of extracted edges it contradicts
+ *   (heuristic/code-evidence-edits.ts).
  * Question entities are found by `findQuestionEntities` (heuristic/question-entities.ts).
  */
 import { AppError } from "../errors";

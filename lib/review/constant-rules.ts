@@ -59,8 +59,8 @@ export interface ConstantRulePrediction {
 /** The smoothing constant of the confidence (AnyBURL's "pc"). */
 const CONFIDENCE_PENALTY = 5;
 const MIN_SUPPORT = 2;
-/** Membership checks per query before the search stops with the best rule so far. */
-const MAX_WORK = 60_000;
+/** Node visits per query (marking X, scanning bodies) before the search stops with the best rule so far. */
+const MAX_WORK = 30_000;
 
 interface BestRule {
   conf: number;
@@ -81,17 +81,21 @@ interface BestRule {
  */
 export function bestConstantRule(ix: RulesIndex, s: number, r: number, o: number): BestRule | null {
   if (s < 0 || o < 0 || r < 0) return null;
+  const mark = marks(ix);
   let best: BestRule | null = null;
   let work = 0;
   for (const constant of ["object", "subject"] as const) {
     const c = constant === "object" ? o : s;
     const v = constant === "object" ? s : o;
-    // X: nodes x with r(x, c) (object constant) or r(c, x) (subject constant).
+    // X: nodes x with r(x, c) (object constant) or r(c, x) (subject constant), marked for O(1) membership.
     const fromC = constant === "object" ? 2 * r + 1 : 2 * r;
-    const toC = flip(fromC);
     const [xs, xe] = atomRange(ix, c, fromC);
     const nX = xe - xs - (hasEntry(ix, c, fromC, v) ? 1 : 0);
     if (nX < MIN_SUPPORT) continue;
+    const epoch = ++mark.epoch;
+    for (let i = xs; i < xe; i++) mark.stamp[ix.nbr[i] as number] = epoch;
+    mark.stamp[v] = 0;
+    work += nX;
     const lo = ix.off[v] as number;
     const hi = ix.off[v + 1] as number;
     for (let j = lo; j < hi && work < MAX_WORK; j++) {
@@ -103,25 +107,25 @@ export function bestConstantRule(ix: RulesIndex, s: number, r: number, o: number
       if (body < MIN_SUPPORT) continue;
       if (best && Math.min(nX, body) / (body + CONFIDENCE_PENALTY) <= best.conf) continue;
       let support = 0;
-      if (nX <= body) {
-        for (let i = xs; i < xe; i++) {
-          const x = ix.nbr[i] as number;
-          if (x !== v && x !== d && hasEntry(ix, x, a, d)) support++;
-        }
-        work += nX;
-      } else {
-        for (let i = fs; i < fe; i++) {
-          const x = ix.nbr[i] as number;
-          if (x !== v && x !== c && hasEntry(ix, x, toC, c)) support++;
-        }
-        work += body;
-      }
+      for (let i = fs; i < fe; i++) if (mark.stamp[ix.nbr[i] as number] === epoch) support++;
+      work += body;
       if (support < MIN_SUPPORT) continue;
       const conf = support / (body + CONFIDENCE_PENALTY);
       if (!best || conf > best.conf) best = { conf, support, body, constant, v, c, atom: a, d };
     }
   }
   return best;
+}
+
+/** Per index: a stamp per node, so "is x in X" is one array read (epochs avoid clearing). */
+const markScratch = new WeakMap<RulesIndex, { stamp: Int32Array; epoch: number }>();
+function marks(ix: RulesIndex): { stamp: Int32Array; epoch: number } {
+  let m = markScratch.get(ix);
+  if (!m || m.epoch > 2_000_000_000) {
+    m = { stamp: new Int32Array(ix.n), epoch: 0 };
+    markScratch.set(ix, m);
+  }
+  return m;
 }
 
 /**

@@ -22,13 +22,29 @@ export interface TimelineEvent {
   version?: number;
 }
 
+/**
+ * Which of the proposal's actions a version applied, numbered as the proposal numbers them. Read
+ * from the actions' own `appliedIn`: a changeset's summary numbers its actions among the ones
+ * chosen for that apply (action 3 applied alone is its entry 0), so it cannot say which they were.
+ */
+function describeApply(actions: { index: number; status: string; appliedIn: number | null }[], version: number): string {
+  const mine = actions.filter((a) => a.appliedIn === version).sort((a, b) => a.index - b.index);
+  if (mine.length === 0) return `applied version ${version}`;
+  const list = (items: typeof mine) => `${items.length === 1 ? "action" : "actions"} ${items.map((a) => a.index + 1).join(", ")}`;
+  const done = mine.filter((a) => a.status !== "skipped");
+  const skipped = mine.filter((a) => a.status === "skipped");
+  const parts = [done.length > 0 ? `applied ${list(done)} as version ${version}` : `applied nothing new as version ${version}`];
+  if (skipped.length > 0) parts.push(`${list(skipped)} changed nothing and ${skipped.length === 1 ? "was" : "were"} skipped`);
+  return parts.join("; ");
+}
+
 export async function findProposalTimeline(options: { proposalId: string }): Promise<TimelineEvent[]> {
   const db = getDb();
   const proposal = await db.proposal.findUnique({
     where: { id: options.proposalId },
     include: {
       run: { select: { id: true, createdAt: true, startedByName: true, question: true } },
-      actions: { select: { id: true, index: true, action: true } },
+      actions: { select: { id: true, index: true, action: true, status: true, appliedIn: true } },
       comments: true,
       changesets: { select: { version: true, kind: true, actor: true, createdAt: true, revertOf: true, summary: true } },
     },
@@ -70,14 +86,12 @@ export async function findProposalTimeline(options: { proposalId: string }): Pro
     events.push({ at: e.at.toISOString(), kind: "edit", who: e.actorName, actionIndex: Number.isInteger(index) ? index : null, text: e.summary });
   }
   for (const c of proposal.changesets) {
-    const summary = JSON.parse(c.summary) as { index: number; skipped: boolean }[];
-    const which = summary.map((s) => s.index + 1).join(", ");
     events.push({
       at: c.createdAt.toISOString(),
       kind: c.kind === "revert" ? "revert" : "apply",
       who: c.actor ?? "unknown",
       actionIndex: null,
-      text: c.kind === "revert" ? `reverted version ${c.revertOf ?? "?"} as version ${c.version}` : `applied ${summary.length === 1 ? "action" : "actions"} ${which} as version ${c.version}`,
+      text: c.kind === "revert" ? `reverted version ${c.revertOf ?? "?"} as version ${c.version}` : describeApply(proposal.actions, c.version),
       version: c.version,
     });
   }

@@ -14,6 +14,7 @@ import { actorLabel } from "../auth/permissions";
 import { AppError } from "../errors";
 import { formatAction } from "../loop/parse-output";
 import { approvalTarget, outcomesOf, refusalError } from "./approvals";
+import { LOCKING_TRANSACTION, lockActionRows } from "./approvals-lock";
 import type { ActionOutcome } from "./approvals";
 import { recordAudit } from "./audit";
 import { getDb } from "./db";
@@ -30,7 +31,7 @@ export interface DecisionResult {
 async function refreshProposalStatus(tx: Prisma.TransactionClient, proposalId: string): Promise<void> {
   const rows = await tx.proposalAction.findMany({ where: { proposalId }, select: { status: true } });
   const pending = rows.filter((r) => r.status === "pending").length;
-  const applied = rows.filter((r) => r.status === "applied" || r.status === "skipped").length;
+  const applied = rows.filter((r) => r.status === "applied" || r.status === "skipped" || r.status === "obsolete").length;
   const status = pending > 0 ? (applied > 0 ? "partially_applied" : "pending") : applied > 0 ? (applied === rows.length ? "applied" : "partially_applied") : "rejected";
   await tx.proposal.update({ where: { id: proposalId }, data: { status } });
 }
@@ -50,10 +51,17 @@ export async function rejectActions(options: { proposalId: string; actionIndexes
   });
   const reason = options.reason?.trim() ? options.reason.trim().slice(0, 2000) : null;
   await getDb().$transaction(async (tx) => {
+    // Locked first: an approval racing this veto either committed before (and is dismissed
+    // below) or waits and then finds the action rejected.
+    await lockActionRows(
+      tx,
+      proposal.id,
+      items.map((i) => i.index),
+    );
     const graph = await tx.graph.findUniqueOrThrow({ where: { name: proposal.graph }, select: { currentVersion: true } });
     for (const item of items) {
       const row = await tx.proposalAction.findUniqueOrThrow({ where: { proposalId_index: { proposalId: proposal.id, index: item.index } }, select: { id: true, status: true } });
-      if (row.status !== "pending" && row.status !== "rejected") throw new AppError("CONFLICT", `action ${item.index + 1} is already ${row.status}`);
+      if (row.status !== "pending" && row.status !== "rejected") throw new AppError("CONFLICT", `action ${item.index + 1} is already ${row.status}`, { refusal: "NOT_PENDING" });
       await tx.approval.updateMany({
         where: { actionId: row.id, kind: "approve", withdrawnAt: null, dismissedAt: null },
         data: { dismissedAt: new Date(), dismissedReason: `vetoed by ${actorLabel(actor)}` },
@@ -75,7 +83,7 @@ export async function rejectActions(options: { proposalId: string; actionIndexes
       );
     }
     await refreshProposalStatus(tx, proposal.id);
-  });
+  }, LOCKING_TRANSACTION);
   const after = await getProposal(proposal.id);
   return { proposal: after, actions: outcomesOf(after) };
 }
@@ -96,10 +104,13 @@ export async function withdrawDecision(options: { proposalId: string; actionInde
   }
   const what = decision.kind === "reject" ? "veto" : "approval";
   await getDb().$transaction(async (tx) => {
+    await lockActionRows(tx, proposal.id, [item.index]);
+    const row = await tx.proposalAction.findUniqueOrThrow({ where: { proposalId_index: { proposalId: proposal.id, index: item.index } }, select: { id: true, status: true } });
+    // An apply that committed since the read above: its decisions stand.
+    if (row.status !== "pending" && row.status !== "rejected") throw new AppError("CONFLICT", `action ${item.index + 1} is already ${row.status}: its decisions stand`, { refusal: "NOT_PENDING" });
     const { count } = await tx.approval.updateMany({ where: { id: decision.id, withdrawnAt: null }, data: { withdrawnAt: new Date() } });
     if (count !== 1) throw new AppError("CONFLICT", `that ${what} was withdrawn meanwhile`);
     if (decision.kind === "reject") {
-      const row = await tx.proposalAction.findUniqueOrThrow({ where: { proposalId_index: { proposalId: proposal.id, index: item.index } }, select: { id: true, status: true } });
       const vetoes = await tx.approval.count({ where: { actionId: row.id, kind: "reject", withdrawnAt: null } });
       if (vetoes === 0 && row.status === "rejected") {
         await tx.proposalAction.update({ where: { id: row.id }, data: { status: "pending" } });
@@ -118,7 +129,7 @@ export async function withdrawDecision(options: { proposalId: string; actionInde
       },
       tx,
     );
-  });
+  }, LOCKING_TRANSACTION);
   const after = await getProposal(proposal.id);
   return { proposal: after, actions: outcomesOf(after) };
 }

@@ -5,20 +5,25 @@
  * changeset: the click that completes the policy applies; nothing else does.
  *
  * Two completing approvals at once apply once: the commit re-checks that the actions are still
- * pending and the graph has not moved, so the second request finds them applied and reports
- * the version the first one made.
+ * pending, with the text and the approvals that were counted, so the second request finds them
+ * applied and reports the version the first one made. Approvals of other actions completing at
+ * the same moment all apply: the commit retries a mere version move (lib/server/changesets.ts).
+ * An action that cannot apply is refused before its approval is recorded, and a completing
+ * approval whose apply fails is rolled back (lib/server/approvals-apply.ts): no action is left
+ * satisfied but unapplied.
  */
 import type { ApprovalPolicy } from "../auth/approval-policy";
 import { MIN_REASON_LENGTH, canApprove, canApproveTogether, canDecide } from "../auth/approval-policy";
 import type { Actor } from "../auth/permissions";
-import { actorLabel } from "../auth/permissions";
-import { AppError, isAppError } from "../errors";
+import { AppError } from "../errors";
 import { formatAction } from "../loop/parse-output";
 import type { RefinementAction } from "../loop/types";
+import { applySatisfiedActions, findApplyBlocker } from "./approvals-apply";
+import { LOCKING_TRANSACTION, lockActionRows } from "./approvals-lock";
 import { recordAudit } from "./audit";
 import { getDb } from "./db";
 import type { ApplyProposalResult, ProposalActionItem, ProposalDetails } from "./proposals";
-import { applyProposal, getProposal } from "./proposals";
+import { getProposal } from "./proposals";
 
 export interface ApproveActionsOptions {
   proposalId: string;
@@ -49,7 +54,7 @@ export interface ApproveActionsResult {
   approved: number[];
   /** The changeset this click applied, if it completed the policy of any action. */
   applied: ApplyProposalResult | null;
-  /** Set when the policy was satisfied but the apply was refused (e.g. the graph changed). */
+  /** Set when a concurrent edit, veto or withdrawal made the apply moot (the action waits for decisions again). */
   applyError: { code: string; message: string } | null;
   actions: ActionOutcome[];
 }
@@ -128,6 +133,12 @@ export async function approveActions(options: ApproveActionsOptions): Promise<Ap
       }
     });
   }
+  // Already satisfied but not applied (a crash between the two, or the policy lowered since):
+  // approving again is how one gets it applied, so this click retries the apply.
+  if (items.every((i) => i.status === "pending" && i.evaluation.satisfied)) {
+    const { applied, applyError, after } = await applySatisfiedActions({ proposalId: proposal.id, actor, recorded: [] });
+    return { proposalId: proposal.id, approved: [], applied, applyError, actions: outcomesOf(after) };
+  }
   const together = canApproveTogether(
     items.map((i) => i.confidence),
     policy,
@@ -138,24 +149,49 @@ export async function approveActions(options: ApproveActionsOptions): Promise<Ap
     if (!verdict.allowed) throw refusalError({ ...verdict, reason: `action ${item.index + 1}: ${verdict.reason}` });
   }
   checkLowConfirmation(items, policy, options);
+  // An action that cannot apply as written is refused before anything is recorded.
+  const blocker = await findApplyBlocker(proposal, items);
+  if (blocker) throw blocker;
   const reason = options.reason?.trim() ? options.reason.trim().slice(0, 2000) : null;
+  const recorded = await recordApprovals({ proposal, items, actor, reason });
+  const { applied, applyError, after } = await applySatisfiedActions({ proposalId: proposal.id, actor, recorded });
+  return { proposalId: proposal.id, approved: indexes, applied, applyError, actions: outcomesOf(after) };
+}
 
-  await getDb().$transaction(async (tx) => {
+/**
+ * One transaction, the action rows locked first: whatever landed since the checks above (an
+ * edit, a veto, this person's approval from another tab) is seen here and refuses the approval.
+ * Returns the new approvals' ids.
+ */
+async function recordApprovals(options: { proposal: ProposalDetails; items: ProposalActionItem[]; actor: Actor & { kind: "user" }; reason: string | null }): Promise<number[]> {
+  const { proposal, items, actor, reason } = options;
+  return getDb().$transaction(async (tx) => {
+    await lockActionRows(
+      tx,
+      proposal.id,
+      items.map((i) => i.index),
+    );
     const graph = await tx.graph.findUniqueOrThrow({ where: { name: proposal.graph }, select: { currentVersion: true } });
+    const ids: number[] = [];
     for (const item of items) {
-      // Re-checked inside the transaction: a veto or another approval of mine may have landed.
       const row = await tx.proposalAction.findUniqueOrThrow({
         where: { proposalId_index: { proposalId: proposal.id, index: item.index } },
-        select: { id: true, status: true, action: true, approvals: { where: { withdrawnAt: null }, select: { userId: true, kind: true, dismissedAt: true } } },
+        select: { id: true, status: true, action: true, approvals: { where: { withdrawnAt: null }, select: { id: true, userId: true, kind: true, dismissedAt: true } } },
       });
-      if (row.status !== "pending") throw new AppError("CONFLICT", `action ${item.index + 1} is already ${row.status}`);
+      if (row.status !== "pending") throw new AppError("CONFLICT", `action ${item.index + 1} is already ${row.status}`, { refusal: "NOT_PENDING" });
       // An edit that landed after the checks above: the approval was meant for the old text.
       if (JSON.stringify(JSON.parse(row.action)) !== JSON.stringify(item.action)) throw new AppError("CONFLICT", `action ${item.index + 1} was edited meanwhile: read it again before approving`, { refusal: "EDITED" });
       if (row.approvals.some((a) => a.kind === "reject")) throw new AppError("CONFLICT", `action ${item.index + 1} was vetoed meanwhile`, { refusal: "VETOED" });
-      if (row.approvals.some((a) => a.kind === "approve" && a.userId === actor.userId && a.dismissedAt === null && item.evaluation.approverIds.includes(actor.userId))) {
-        throw new AppError("CONFLICT", `you have already approved action ${item.index + 1}`, { refusal: "ALREADY_APPROVED" });
+      // My active approvals: one the evaluation above did not count (stale) is replaced; any
+      // other (it counts, or another request of mine just made it) means I approved already.
+      const notCounted = new Set(item.decisions.filter((d) => d.userId === actor.userId && !item.evaluation.approverIds.includes(d.userId)).map((d) => d.id));
+      const mine = row.approvals.filter((a) => a.kind === "approve" && a.userId === actor.userId && a.dismissedAt === null);
+      if (mine.some((a) => !notCounted.has(a.id))) throw new AppError("CONFLICT", `you have already approved action ${item.index + 1}`, { refusal: "ALREADY_APPROVED" });
+      if (mine.length > 0) {
+        await tx.approval.updateMany({ where: { id: { in: mine.map((a) => a.id) } }, data: { dismissedAt: new Date(), dismissedReason: "replaced by a new approval of the same person" } });
       }
-      await tx.approval.create({ data: { actionId: row.id, proposalId: proposal.id, userId: actor.userId, kind: "approve", reason, graphVersion: graph.currentVersion } });
+      const created = await tx.approval.create({ data: { actionId: row.id, proposalId: proposal.id, userId: actor.userId, kind: "approve", reason, graphVersion: graph.currentVersion }, select: { id: true } });
+      ids.push(created.id);
       const count = item.evaluation.approvals + 1;
       await recordAudit(
         actor,
@@ -170,55 +206,6 @@ export async function approveActions(options: ApproveActionsOptions): Promise<Ap
         tx,
       );
     }
-  });
-
-  const { applied, applyError, after } = await applySatisfiedActions({ proposalId: proposal.id, actor });
-  return { proposalId: proposal.id, approved: indexes, applied, applyError, actions: outcomesOf(after) };
-}
-
-function lowReasonsOf(actions: ProposalActionItem[]): string | undefined {
-  const parts: string[] = [];
-  for (const a of actions) {
-    if (a.confidence !== "LOW") continue;
-    for (const d of a.decisions) {
-      if (d.kind === "approve" && d.withdrawnAt === null && d.dismissedAt === null && d.reason && a.evaluation.approverIds.includes(d.userId)) parts.push(`${d.userName}: ${d.reason}`);
-    }
-  }
-  return parts.length > 0 ? parts.join("; ") : undefined;
-}
-
-/**
- * Apply, as one changeset, every pending action of the proposal whose policy is satisfied.
- * Only approveActions calls this, right after recording an approval.
- */
-async function applySatisfiedActions(options: { proposalId: string; actor: Actor }): Promise<{
-  applied: ApplyProposalResult | null;
-  applyError: ApproveActionsResult["applyError"];
-  after: ProposalDetails;
-}> {
-  const proposal = await getProposal(options.proposalId);
-  const ready = proposal.actions.filter((a) => a.status === "pending" && a.evaluation.satisfied);
-  if (ready.length === 0) return { applied: null, applyError: null, after: proposal };
-  const approvers = [...new Set(ready.flatMap((a) => a.evaluation.approvers))];
-  try {
-    const applied = await applyProposal({
-      proposalId: proposal.id,
-      actionIndexes: ready.map((a) => a.index),
-      // What the policy was found satisfied for: an edit landing before the commit refuses it.
-      expectedActions: ready.map((a) => a.action),
-      allowLowConfidence: ready.some((a) => a.confidence === "LOW"),
-      lowConfidenceReason: lowReasonsOf(ready),
-      actor: approvers.join(", ") || actorLabel(options.actor),
-      auditActor: options.actor,
-      approvedBy: approvers,
-    });
-    return { applied, applyError: null, after: await getProposal(proposal.id) };
-  } catch (error) {
-    if (!isAppError(error) || error.code !== "CONFLICT") throw error;
-    const after = await getProposal(proposal.id);
-    const stillPending = ready.filter((r) => after.actions.find((a) => a.index === r.index)?.status === "pending");
-    // A concurrent completing approval applied them: that is success for this click too.
-    if (stillPending.length === 0) return { applied: null, applyError: null, after };
-    return { applied: null, applyError: { code: error.code, message: error.message }, after };
-  }
+    return ids;
+  }, LOCKING_TRANSACTION);
 }

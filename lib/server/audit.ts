@@ -8,6 +8,7 @@ import type { Actor } from "../auth/permissions";
 import { accountIdOf, actorLabel } from "../auth/permissions";
 import { getDb } from "./db";
 import type { Prisma } from "./generated/prisma/client";
+import type { SqlExecutor } from "./sql";
 
 /** Every action name written to the log, with what it means (also the filter list of /audit). */
 export const AUDIT_ACTIONS = {
@@ -20,6 +21,8 @@ export const AUDIT_ACTIONS = {
   "token.create": "created an API token",
   "token.revoke": "revoked an API token",
   "graph.import": "imported a graph",
+  "graph.rename": "renamed a graph",
+  "graph.delete": "deleted a graph",
   "question.add": "queued questions",
   "run.start": "started a run",
   "run.finish": "a run finished (or failed)",
@@ -31,6 +34,8 @@ export const AUDIT_ACTIONS = {
   "action.withdraw": "withdrew a decision",
   "action.edit": "edited an action",
   "approval.dismiss": "dismissed a stale approval",
+  "action.obsolete": "marked an action obsolete (a version made it moot)",
+  "action.restore": "put an obsolete action back in the queue (a version undid what made it moot)",
   "comment.add": "commented",
   "changeset.apply": "applied a changeset",
   "changeset.revert": "reverted a version",
@@ -52,20 +57,27 @@ export interface AuditInput {
   ip?: string | null;
 }
 
-/** Insert one audit event; `tx` makes it part of the change's own transaction. */
-export async function recordAudit(actor: Actor, input: AuditInput, tx: Prisma.TransactionClient = getDb()): Promise<void> {
-  await tx.auditEvent.create({
-    data: {
-      actorKind: actor.kind,
-      actorId: accountIdOf(actor),
-      actorName: actorLabel(actor),
-      action: input.action,
-      graphName: input.graphName ?? null,
-      targetType: input.targetType ?? null,
-      targetId: input.targetId === undefined || input.targetId === null ? null : String(input.targetId),
-      summary: input.summary,
-      details: input.details ? JSON.stringify(input.details) : null,
-      ip: input.ip ?? null,
-    },
-  });
+/**
+ * Insert one audit event; `tx` makes it part of the change's own transaction: a Prisma
+ * transaction client, or sql.ts's executor inside `getSql().transaction` (raw-SQL writes).
+ */
+export async function recordAudit(actor: Actor, input: AuditInput, tx: Prisma.TransactionClient | SqlExecutor = getDb()): Promise<void> {
+  const row = {
+    actorKind: actor.kind,
+    actorId: accountIdOf(actor),
+    actorName: actorLabel(actor),
+    action: input.action,
+    graphName: input.graphName ?? null,
+    targetType: input.targetType ?? null,
+    targetId: input.targetId === undefined || input.targetId === null ? null : String(input.targetId),
+    summary: input.summary,
+    details: input.details ? JSON.stringify(input.details) : null,
+    ip: input.ip ?? null,
+  };
+  if ("dialect" in tx) {
+    const columns = ["at", ...Object.keys(row)];
+    await tx.execute(`INSERT INTO "AuditEvent" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, [new Date(), ...Object.values(row)]);
+    return;
+  }
+  await tx.auditEvent.create({ data: row });
 }

@@ -3,9 +3,11 @@
  *
  * A commit is one write transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: the Graph row locked
  * FOR UPDATE, so writers of one graph are serialised on either): it checks
- * the graph is still at the version the changeset was checked against, closes the rows of
+ * the graph is still at the version the changeset was checked against (if not, and nothing it
+ * touches changed, it is checked and tried again on the new version), closes the rows of
  * removed/updated nodes and edges (validTo = new version), inserts the new rows, bumps the
- * version and records the changeset with its inverse. Anything that fails rolls it all back.
+ * version and records the changeset with its inverse and its audit event. Anything that fails
+ * rolls it all back.
  */
 import { AppError } from "../errors";
 import type { Changeset } from "../changes/changeset";
@@ -16,11 +18,16 @@ import type { DiffGraph } from "../changes/diff-graph";
 import { buildDiffGraph } from "../changes/diff-graph";
 import type { Merge, PlannedAction } from "../changes/plan-actions";
 import { edgeFromState, nodeFromState } from "../changes/changeset";
+import type { LoadedGraph } from "./graph-store";
 import { cacheGraph, getGraphRecord, loadGraph } from "./graph-store";
 import { edgeToRow, nodeToRow } from "./graph-rows";
 import { dismissStaleApprovalsAfterCommit } from "./stale-approvals";
+import { markObsoleteActionsAfterCommit } from "./obsolete-actions";
 import type { SqlExecutor } from "./sql";
 import { getSql } from "./sql";
+import type { Actor } from "../auth/permissions";
+import type { AuditInput } from "./audit";
+import { recordAuditSql } from "./audit-sql";
 
 export interface CommitOptions {
   graph: string;
@@ -35,6 +42,10 @@ export interface CommitOptions {
   actor?: string | null;
   /** Extra writes that must commit or fail together with the version (proposal statuses). */
   inTransaction?: (tx: SqlExecutor, version: number) => Promise<void> | void;
+  /** The prefix new edge keys were planned with (`v7.`): moved to the version actually written. */
+  edgeKeyPrefix?: string;
+  /** The audit event of the change, written in the commit's own transaction. */
+  audit?: (version: number) => { actor: Actor; input: AuditInput };
 }
 
 export interface CommitResult {
@@ -46,42 +57,107 @@ export interface CommitResult {
 /** Small graphs are re-derived in memory after a commit so the next read is instant. */
 const CACHE_AFTER_COMMIT_MAX_EDGES = 50_000;
 
+/** How often a commit is tried again when only the version moved (another commit landed first). */
+const MAX_COMMIT_ATTEMPTS = 30;
+
+/** Thrown inside the commit transaction when another commit moved the graph since it was loaded. */
+class VersionMoved extends Error {
+  constructor(readonly currentVersion: number) {
+    super(`the graph moved to version ${currentVersion}`);
+  }
+}
+
+/**
+ * Commit a changeset as the next version. A commit conflicts only when what it touches changed:
+ * if another commit merely moved the version meanwhile, the changeset is checked again against
+ * the new version and tried again (up to MAX_COMMIT_ATTEMPTS times; each round one writer wins).
+ */
 export async function commitChangeset(options: CommitOptions): Promise<CommitResult> {
   const record = await getGraphRecord(options.graph);
-  const current = await loadGraph(options.graph);
-  const conflicts = findConflicts(current.graph, options.changeset);
-  if (conflicts.length > 0) {
-    throw new AppError(
-      "CONFLICT",
-      `${options.kind === "revert" ? `later versions changed what version ${options.baseVersion} touched` : `the graph changed since version ${options.baseVersion} in ways this change touches`} (now at version ${current.version}): ${conflicts
-        .slice(0, 5)
-        .map((c) => c.message)
-        .join("; ")}${conflicts.length > 5 ? `; and ${conflicts.length - 5} more` : ""}. Nothing was changed.`,
-      { conflicts, currentVersion: current.version },
-    );
+  for (let attempt = 1; ; attempt++) {
+    const current = await loadGraph(options.graph);
+    const changeset = rekeyAddedEdges(options.changeset, options.edgeKeyPrefix, current.version + 1);
+    const conflicts = findConflicts(current.graph, changeset);
+    if (conflicts.length > 0) {
+      throw new AppError(
+        "CONFLICT",
+        `${options.kind === "revert" ? `later versions changed what version ${options.baseVersion} touched` : `the graph changed since version ${options.baseVersion} in ways this change touches`} (now at version ${current.version}): ${conflicts
+          .slice(0, 5)
+          .map((c) => c.message)
+          .join("; ")}${conflicts.length > 5 ? `; and ${conflicts.length - 5} more` : ""}. Nothing was changed.`,
+        { conflicts, currentVersion: current.version },
+      );
+    }
+    const version = current.version + 1;
+    let changesetId: number;
+    try {
+      changesetId = await writeVersion({ options, changeset, graphId: record.id, current });
+    } catch (error) {
+      if (!(error instanceof VersionMoved)) throw error;
+      if (attempt >= MAX_COMMIT_ATTEMPTS) {
+        throw new AppError("CONFLICT", `the graph kept moving (now at version ${error.currentVersion}) while this change was being applied; nothing was changed, try again`, {
+          currentVersion: error.currentVersion,
+          retryable: true,
+        });
+      }
+      // A little jitter so writers that lost the same round do not collide again in lockstep.
+      await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 5 * attempt)));
+      continue;
+    }
+    if (current.graph.edges.size <= CACHE_AFTER_COMMIT_MAX_EDGES) cacheGraph(record.id, version, applyChangeset(current.graph, changeset));
+    await dismissStaleApprovalsAfterCommit({ graph: options.graph });
+    await markObsoleteActionsAfterCommit({ graph: options.graph, version, changeset, before: current.graph });
+    const labelOf = (id: string) => current.graph.getNode(id)?.label ?? id;
+    return { version, changesetId, diff: diffChangesets({ changesets: [changeset], merges: options.merges, labelOf }) };
   }
-  const inverse = invertChangeset(options.changeset);
+}
+
+/**
+ * New edge keys are planned as `v<next version>.<n>`; when the version moved, two commits would
+ * both write `v7.0`, so the keys of a changeset planned under `prefix` move to the version it
+ * is actually written as (only keys the changeset itself creates, never re-added old edges).
+ */
+function rekeyAddedEdges(changeset: Changeset, prefix: string | undefined, version: number): Changeset {
+  const target = `v${version}.`;
+  if (!prefix || prefix === target) return changeset;
+  const rename = (key: string) => (key.startsWith(prefix) ? `${target}${key.slice(prefix.length)}` : key);
+  return {
+    ...changeset,
+    ops: changeset.ops.map((op) => {
+      switch (op.op) {
+        case "add_edge":
+          return { ...op, edge: { ...op.edge, key: rename(op.edge.key) } };
+        case "remove_edge":
+          return { ...op, edge: { ...op.edge, key: rename(op.edge.key) } };
+        case "update_edge":
+          return { ...op, before: { ...op.before, key: rename(op.before.key) }, after: { ...op.after, key: rename(op.after.key) } };
+        default:
+          return op;
+      }
+    }),
+  };
+}
+
+async function writeVersion(args: { options: CommitOptions; changeset: Changeset; graphId: string; current: LoadedGraph }): Promise<number> {
+  const { options, changeset, graphId, current } = args;
+  const inverse = invertChangeset(changeset);
   const now = new Date();
   const version = current.version + 1;
-  const changesetId = await getSql().transaction(async (db) => {
-    const row = await db.get<{ currentVersion: number }>(`SELECT "currentVersion" FROM "Graph" WHERE "id" = ?${db.forUpdate}`, [record.id]);
+  return getSql().transaction(async (db) => {
+    const row = await db.get<{ currentVersion: number }>(`SELECT "currentVersion" FROM "Graph" WHERE "id" = ?${db.forUpdate}`, [graphId]);
     if (!row) throw new AppError("NOT_FOUND", `graph ${JSON.stringify(options.graph)} was deleted`);
-    if (row.currentVersion !== current.version) {
-      throw new AppError("CONFLICT", `the graph moved to version ${row.currentVersion} while this change was being applied; nothing was changed, try again`, {
-        currentVersion: row.currentVersion,
-      });
-    }
-    await writeOps(db, record.id, version, options.changeset);
+    if (row.currentVersion !== current.version) throw new VersionMoved(row.currentVersion);
+    await writeOps(db, graphId, version, changeset);
     // Counts move by the ops' adds and removes: no scan of a 272k-edge table per apply.
     const previous = await db.get<{ nodeCount: number; edgeCount: number }>(
       `SELECT "nodeCount", "edgeCount" FROM "GraphVersion" WHERE "graphId" = ? AND "version" = ?`,
-      [record.id, current.version],
+      [graphId, current.version],
     );
-    const delta = countDelta(options.changeset);
+    const delta = countDelta(changeset);
     const counts = { nodes: (previous?.nodeCount ?? current.graph.nodes.size) + delta.nodes, edges: (previous?.edgeCount ?? current.graph.edges.size) + delta.edges };
-    await db.execute(`UPDATE "Graph" SET "currentVersion" = ?, "updatedAt" = ? WHERE "id" = ?`, [version, now, record.id]);
+    await db.execute(`UPDATE "Graph" SET "currentVersion" = ?, "updatedAt" = ? WHERE "id" = ?`, [version, now, graphId]);
     await db.execute(`INSERT INTO "GraphVersion" ("graphId", "version", "message", "nodeCount", "edgeCount", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`, [
-      record.id,
+      graphId,
       version,
       options.message,
       counts.nodes,
@@ -92,11 +168,11 @@ export async function commitChangeset(options: CommitOptions): Promise<CommitRes
       `INSERT INTO "Changeset" ("graphId", "version", "baseVersion", "kind", "ops", "inverse", "merges", "summary", "message", "proposalId", "revertOf", "actor", "createdAt")
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING "id"`,
       [
-        record.id,
+        graphId,
         version,
         options.baseVersion,
         options.kind,
-        serializeChangeset(options.changeset),
+        serializeChangeset(changeset),
         serializeChangeset(inverse),
         JSON.stringify(options.merges ?? []),
         JSON.stringify((options.actions ?? []).map((a) => ({ index: a.index, summary: a.summary, skipped: a.skipped }))),
@@ -108,12 +184,11 @@ export async function commitChangeset(options: CommitOptions): Promise<CommitRes
       ],
     );
     await options.inTransaction?.(db, version);
+    // The event exists exactly when the version does (a kill between the two loses neither).
+    const audit = options.audit?.(version);
+    if (audit) await recordAuditSql(db, audit.actor, audit.input);
     return Number(inserted?.id);
   });
-  if (current.graph.edges.size <= CACHE_AFTER_COMMIT_MAX_EDGES) cacheGraph(record.id, version, applyChangeset(current.graph, options.changeset));
-  await dismissStaleApprovalsAfterCommit({ graph: options.graph });
-  const labelOf = (id: string) => current.graph.getNode(id)?.label ?? id;
-  return { version, changesetId, diff: diffChangesets({ changesets: [options.changeset], merges: options.merges, labelOf }) };
 }
 
 function countDelta(changeset: Changeset): { nodes: number; edges: number } {
@@ -234,7 +309,7 @@ export async function revertVersion(options: RevertOptions): Promise<CommitResul
       changeset: inverse,
       merges,
       kind: "revert",
-      message: `revert version ${options.version}: ${row.message}`,
+      message: `Undid version ${options.version} (${row.message.replace(/\.$/, "")}).`,
       revertOf: options.version,
       actor: options.actor,
       proposalId: row.proposalId,

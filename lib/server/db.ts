@@ -4,7 +4,6 @@
  * `postgresql://` is PostgreSQL (migrated before Prisma's first connection). Server-only:
  * never import from components/ or lib/ outside lib/server/.
  */
-import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/prisma/client";
 import { PrismaClient as PgPrismaClient } from "./generated/prisma-pg/client";
@@ -12,6 +11,7 @@ import { dialectOf, resolveDatabaseUrl } from "./database-url";
 import { migrateSqlite } from "./migrate";
 import { migratePostgres } from "./migrate-postgres";
 import { closeSql } from "./sql";
+import { createSqlitePrismaAdapter, withSqliteWriterTransactions } from "./sqlite-prisma-adapter";
 
 export type Db = PrismaClient;
 
@@ -27,7 +27,8 @@ export function getDb(url = resolveDatabaseUrl()): PrismaClient {
 
 function createSqliteClient(url: string): PrismaClient {
   migrateSqlite(url);
-  return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url }) });
+  // Shares sqlite.ts's writer lock and async busy retry: no synchronous busy wait on the event loop.
+  return withSqliteWriterTransactions(new PrismaClient({ adapter: createSqlitePrismaAdapter(url) }));
 }
 
 function createPgClient(url: string): PrismaClient {

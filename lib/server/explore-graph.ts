@@ -83,7 +83,8 @@ export function toPlainJson(value: JsonValue): PlainJson {
   if (value instanceof LosslessNumber) return Number(value.raw);
   if (Array.isArray(value)) return value.map(toPlainJson);
   if (value !== null && typeof value === "object") {
-    const out: { [key: string]: PlainJson } = {};
+    // Attribute names come from the imported file: "__proto__" must stay a key, not a prototype.
+    const out = Object.create(null) as { [key: string]: PlainJson };
     for (const [k, v] of Object.entries(value)) out[k] = toPlainJson(v);
     return out;
   }

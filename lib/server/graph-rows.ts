@@ -46,7 +46,19 @@ export function nodeToRow(node: GraphNode, ord: number): NodeRow {
 
 export function nodeFromRow(row: NodeRow): GraphNode {
   if (row.data === null) {
-    return { ...nodeFromRecord(row.label === row.nodeId ? { id: row.nodeId } : { label: row.label, id: row.nodeId }), ord: row.ord };
+    // What nodeFromRecord gives for {id} or {label, id}, built at once: this runs for every node of a load.
+    return {
+      id: row.nodeId,
+      label: row.label,
+      normLabel: row.normLabel,
+      aliases: [],
+      community: null,
+      fileType: null,
+      sourceFile: null,
+      sourceLocation: null,
+      attrs: row.label === row.nodeId ? { id: row.nodeId } : { label: row.label, id: row.nodeId },
+      ord: row.ord,
+    };
   }
   const record = parseLosslessJson(row.data, { source: `node ${row.nodeId}` });
   if (!isJsonObject(record)) throw new Error(`stored node ${row.nodeId} is not an object`);
@@ -74,8 +86,13 @@ export function edgeToRow(edge: GraphEdge, ord: number): EdgeRow {
 
 export function edgeFromRow(row: EdgeRow): GraphEdge {
   if (row.data === null) {
+    // edgeFromRecord's result for {relation, source, target}, without the copy: every edge of a load comes here.
     return {
-      ...edgeFromRecord(row.edgeKey, row.source, row.target, { relation: row.relation, source: row.source, target: row.target }),
+      key: row.edgeKey,
+      source: row.source,
+      target: row.target,
+      relation: row.relation,
+      attrs: { relation: row.relation, source: row.source, target: row.target },
       ord: row.ord,
     };
   }

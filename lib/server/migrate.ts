@@ -51,7 +51,14 @@ export function migrateSqlite(url: string, migrationsDir = findMigrationsDir()):
       .map((d) => d.name)
       .sort();
     const applied: string[] = [];
+    // Read first, without a lock: a process starting while another one writes (an import in the
+    // CLI) must not sleep on the write lock just to learn that nothing is pending. Only a
+    // pending migration takes it (and may wait: getDb() is synchronous, and this runs once).
+    const done = new Set(
+      (db.prepare(`SELECT migration_name AS name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`).all() as { name: string }[]).map((r) => r.name),
+    );
     for (const name of names) {
+      if (done.has(name)) continue;
       const sql = fs.readFileSync(path.join(migrationsDir, name, "migration.sql"), "utf8");
       const checksum = createHash("sha256").update(sql).digest("hex");
       // IMMEDIATE takes the write lock first, so two processes starting at once do not both

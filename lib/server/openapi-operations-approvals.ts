@@ -11,9 +11,9 @@ export const proposalOperations: OperationSpec[] = [
     method: "get",
     operationId: "findProposals",
     tag: "proposals",
-    summary: "The review queue: proposals, newest first, with every action, its review and where it stands under the policy",
+    summary: "The review queue, one page at a time (default 50, at most 200; follow nextCursor): proposals, newest first, with every action, its review and where it stands under the policy, and a summary of all that match",
     query: queries.proposals,
-    response: { schema: "ProposalDetails", list: true },
+    response: { schema: "ProposalPage" },
     errors: [400, 404, 500],
   },
   {
@@ -46,7 +46,7 @@ export const proposalOperations: OperationSpec[] = [
     tag: "proposals",
     summary: "Approve actions under the graph's approval policy; the approval that completes the policy applies them as one new version",
     description:
-      "Needs a person signed in (reviewer or admin, per the policy's approverRole); API tokens are always 403. Separation of duties: whoever started the run or submitted the proposal gets 403. Several actions at once only if all are HIGH and the policy has bulkHigh. LOW actions need lowConfidence: true and (lowNeedsReason) a written reason, else 428. A vetoed, decided or already approved action is 409. The response says per action how many approvals it has, how many it needs, and the version that applied it.",
+      "Needs a person signed in (reviewer or admin, per the policy's approverRole); API tokens are always 403. Separation of duties: whoever started the run or submitted the proposal gets 403. Several actions at once only if all are HIGH and the policy has bulkHigh. LOW actions need lowConfidence: true and (lowNeedsReason) a written reason, else 428. A vetoed, decided or already approved action is 409. An action that cannot apply as written is 409 before anything is recorded, with error.refusal CANNOT_APPLY and error.cause AMBIGUOUS_NAME (edit it to pick the node), NOT_APPLICABLE (edit or reject it), ALREADY_APPLIED (mark it obsolete) or GRAPH_CHANGED (reject it and ask again on the current version). A completing approval whose apply fails is rolled back and answers 409 APPLY_FAILED saying why. The response says per action how many approvals it has, how many it needs, and the version that applied it.",
     params: params.proposal,
     body: { schema: approveBody },
     response: { schema: "ApproveResult" },

@@ -31,6 +31,8 @@ export const queries = {
     graph: z.string().min(1).max(200).optional(),
     status: z.enum(["pending", "applied", "partially_applied", "rejected"]).optional(),
     run: z.string().min(1).max(100).optional(),
+    cursor: z.string().min(1).max(500).optional().describe("the nextCursor of the previous page"),
+    limit: z.coerce.number().int().min(1).max(200).default(50).describe("proposals per page (at most 200)"),
   }),
   preview: z.object({
     actions: z
@@ -51,7 +53,9 @@ export const bodies = {
     root: optionalText.describe("project root for source files (default: beside graphify-out)"),
   }),
   upload: z.object({
-    file: z.string().describe("the graph.json or triple file (binary)"),
+    file: z.string().optional().describe("graph.json, a triple file, or a graphify project as a .zip (graph.json and its source files) (binary)"),
+    files: z.array(z.string()).optional().describe("a folder upload: every file of a graphify project folder (binary), with `paths`"),
+    paths: z.array(z.string()).optional().describe("the relative path of each `files` entry, in order (e.g. httpx/raw/client.py)"),
     name: z.string().optional(),
     format: z.enum(["graphify", "triples"]).optional(),
   }),

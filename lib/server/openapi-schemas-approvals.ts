@@ -19,7 +19,16 @@ export const ApprovalPolicy = z.object({
   separateDuties: z.boolean().describe("whoever started the run or submitted the proposal cannot approve it"),
 });
 
-export const GraphPolicy = z.object({ graph: z.string(), policy: ApprovalPolicy, isCustom: z.boolean(), updatedAt: timestamp.nullable(), updatedBy: z.string().nullable() });
+export const GraphPolicy = z.object({
+  graph: z.string(),
+  policy: ApprovalPolicy,
+  isCustom: z.boolean(),
+  updatedAt: timestamp.nullable(),
+  updatedBy: z.string().nullable(),
+  mode: z.enum(["solo", "team"]).describe("solo while fewer than two enabled accounts may approve: then `effective` applies"),
+  approvers: z.number().int().describe("enabled accounts that may approve under this policy"),
+  effective: ApprovalPolicy.describe("the rules approvals are checked against now"),
+});
 
 export const Decision = z.object({
   id: int,
@@ -52,7 +61,7 @@ export const ApproveResult = z.object({
   proposalId: z.string(),
   approved: z.array(int),
   applied: z.object({ version: int, applied: z.array(AppliedAction), diff: GraphDiff }).nullable().describe("the version this click created, when it completed the policy"),
-  applyError: z.object({ code: z.string(), message: z.string() }).nullable().describe("the policy was satisfied but the apply was refused (e.g. the graph changed); the approval stands"),
+  applyError: z.object({ code: z.string(), message: z.string() }).nullable().describe("a concurrent edit, veto or withdrawal made the apply moot: the approval was recorded but no longer completes the policy, and the action waits for decisions again (an apply that fails for any other reason answers 409 APPLY_FAILED and the approval is rolled back)"),
   actions: z.array(
     z.object({ index: int, approvals: int, required: int, status: z.string(), appliedIn: int.nullable(), waiting: z.boolean().describe("still waiting for approvals") }),
   ),

@@ -68,12 +68,14 @@ export const ProposalActionItem = z.object({
   action: RefinementAction,
   review: ActionReview,
   confidence,
-  status: z.enum(["pending", "applied", "rejected", "skipped", "reverted"]),
+  status: z.enum(["pending", "applied", "rejected", "skipped", "reverted", "obsolete"]),
   appliedIn: int.nullable(),
   decisions: z.array(Decision).describe("every approval and veto, including withdrawn and dismissed ones"),
   evaluation: ActionEvaluation,
   changedSinceApproved: z.string().nullable().describe("why an approval was dismissed when something the action touches changed"),
   editedByIds: z.array(z.string()).describe("accounts that edited it under review: like its submitter, they cannot approve it"),
+  obsoleteIn: int.nullable().describe("obsolete: the version that made it moot (a copy applied, its edge added or gone)"),
+  obsoleteReason: z.string().nullable(),
 });
 
 export const ProposalDetails = z.object({
@@ -92,7 +94,19 @@ export const ProposalDetails = z.object({
   submittedByName: z.string().nullable(),
   startedById: z.string().nullable(),
   startedByName: z.string().nullable(),
-  policy: ApprovalPolicy,
+  policy: ApprovalPolicy.describe("the rules that apply now: in solo mode (fewer than two people may approve) one approval applies and people may approve their own runs"),
+  approvalMode: z.enum(["solo", "team"]),
+});
+
+export const ProposalPage = z.object({
+  proposals: z.array(ProposalDetails),
+  nextCursor: z.string().nullable().describe("pass as `cursor` for the next page; null on the last page"),
+  limit: int,
+  summary: z.object({
+    total: int.describe("proposals matching all filters, on every page"),
+    byStatus: z.object({ pending: int, applied: int, partially_applied: int, rejected: int }).describe("proposals per status matching the other filters"),
+    byLabel: z.object({ HIGH: int, MEDIUM: int, LOW: int }).describe("actions per label in the proposals matching all filters"),
+  }),
 });
 
 export const DecisionResult = z.object({
@@ -104,6 +118,7 @@ const AppliedAction = z.object({ index: int, action: RefinementAction, summary: 
 
 export const PreviewResult = z.object({
   baseVersion: int,
+  plannedOn: int.describe("the version the preview is planned on: the current one"),
   actions: z.array(AppliedAction.extend({ ops: z.tuple([int, int]).describe("this action's operations within the changeset: [start, end)") })),
   diff: GraphDiff,
   graph: DiffGraph,

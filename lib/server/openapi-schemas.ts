@@ -16,6 +16,8 @@ export const ErrorBody = z.object({
   error: z.object({
     code: z.enum(["NOT_FOUND", "CONFLICT", "INVALID_INPUT", "PARSE_ERROR", "TOO_LARGE", "USAGE", "LLM_FORMAT", "LLM_UNAVAILABLE", "CONFIG", "CONFIRMATION_REQUIRED", "UNAUTHENTICATED", "FORBIDDEN", "RATE_LIMITED", "SETUP_REQUIRED", "INTERNAL"]),
     message: z.string(),
+    refusal: z.string().optional().describe("why a decision was refused, e.g. CANNOT_APPLY, APPLY_FAILED, EDITED, VETOED, ALREADY_APPROVED, NOT_PENDING"),
+    cause: z.string().optional().describe("with CANNOT_APPLY: AMBIGUOUS_NAME, NOT_APPLICABLE, ALREADY_APPLIED or GRAPH_CHANGED (which fix applies)"),
   }),
 });
 
@@ -37,6 +39,7 @@ export const ImportReport = z.object({
   graph: GraphSummary,
   format: z.enum(["graphify", "triples", "bundle"]),
   corpus: z.object({ read: int, missing: z.array(z.string()), skipped: z.array(z.string()) }),
+  warnings: z.array(z.string()).describe("what the import changed and says so, e.g. labels over 1,000 characters shortened (the full text stays in the node's attributes)"),
 });
 
 export const NodeSummary = z.object({ id: z.string(), label: z.string(), community, fileType: z.string().nullable(), degree: int });
@@ -112,6 +115,8 @@ export const RunSummary = z.object({
   earlyExit: z.boolean(),
   steps: int,
   actions: int,
+  answeredAt: int.nullable().describe("the first step judged answerable; null when none was"),
+  applied: int.describe("how many of its proposed actions were approved and are applied now"),
   createdAt: timestamp,
   finishedAt: timestamp.nullable(),
 });

@@ -12,6 +12,7 @@ import type { LaunchedRuns as LaunchedRunsType } from "./run-launcher";
 import type { VersionInfo as VersionInfoType, diffVersionsGraph, revertVersion } from "./changesets";
 import type { ApplyProposalResult, PreviewResult as PreviewResultType, ProposalActionItem as ProposalActionItemType, ProposalDetails as ProposalDetailsType } from "./proposals";
 import type { describeProvider } from "./providers";
+import type { ProposalPage as ProposalPageType } from "./find-proposal-page";
 import type { ApproveActionsResult } from "./approvals";
 import type { DecisionResult as DecisionResultType } from "./approvals-veto";
 import type { CommentView as CommentViewType } from "./comments";
@@ -121,6 +122,7 @@ it("response schemas accept the server's types (checked by tsc)", () => {
   expectTypeOf<Awaited<ReturnType<typeof diffVersionsGraph>>>().toExtend<Doc_<"VersionDiff">>();
   expectTypeOf<Awaited<ReturnType<typeof revertVersion>>>().toExtend<Doc_<"RevertResult">>();
   expectTypeOf<ProposalDetailsType>().toExtend<Doc_<"ProposalDetails">>();
+  expectTypeOf<ProposalPageType>().toExtend<Doc_<"ProposalPage">>();
   expectTypeOf<ProposalActionItemType>().toExtend<Doc_<"ProposalActionItem">>();
   expectTypeOf<PreviewResultType>().toExtend<Doc_<"PreviewResult">>();
   expectTypeOf<ApplyProposalResult>().toExtend<Doc_<"ApplyResult">>();

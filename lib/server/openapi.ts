@@ -15,8 +15,12 @@ import { operations } from "./openapi-operations";
 import { authOperations } from "./openapi-operations-auth";
 import { calibrationOperations, calibrationSchemas } from "./openapi-operations-calibration";
 import { askOperations, askSchemas } from "./openapi-operations-ask";
+import { graphAdminOperations, graphAdminSchemas } from "./openapi-operations-graphs";
+import { campaignOperations, campaignSchemas } from "./openapi-operations-campaigns";
+import { importOperations, importSchemas } from "./openapi-operations-imports";
+import { mcpOperations } from "./openapi-operations-mcp";
 
-const components = { ...base, ...review, ...approvals, ...audit, ...auth, ...calibrationSchemas, ...askSchemas };
+const components = { ...base, ...review, ...approvals, ...audit, ...auth, ...calibrationSchemas, ...askSchemas, ...graphAdminSchemas, ...campaignSchemas, ...importSchemas };
 export type ComponentName = keyof typeof components;
 
 export type JsonSchema = Record<string, unknown>;
@@ -50,7 +54,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: "Conflict: the graph or proposal changed in a way that prevents this; nothing was changed (code CONFLICT)",
   413: "The input is larger than the server accepts (code TOO_LARGE)",
   428: "Confirmation required: a chosen action is LOW confidence and the request lacks lowConfidence: true, or the written reason the graph's policy asks for (code CONFIRMATION_REQUIRED); nothing was recorded",
-  429: "Too many failed sign-ins (code RATE_LIMITED); the Retry-After header says how many seconds to wait",
+  429: "Too many attempts or open streams (code RATE_LIMITED); the Retry-After header says how many seconds to wait",
   500: "Internal error; details are in the server log only (code INTERNAL)",
 };
 
@@ -122,7 +126,7 @@ function operationObject(op: OperationSpec): JsonSchema {
 
 export function buildOpenApiDocument(): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const op of [...operations, ...authOperations, ...calibrationOperations, ...askOperations]) {
+  for (const op of [...operations, ...authOperations, ...calibrationOperations, ...askOperations, ...graphAdminOperations, ...campaignOperations, ...importOperations, ...mcpOperations]) {
     const item = (paths[op.path] ??= {});
     item[op.method] = operationObject(op);
   }
@@ -141,6 +145,8 @@ export function buildOpenApiDocument(): JsonSchema {
       { name: "runs", description: "Refinement runs and their live progress" },
       { name: "ask", description: "Ask a graph: planned reasoning with relation, neighbour and corpus search" },
       { name: "proposals", description: "Review, apply and reject proposed actions" },
+      { name: "campaigns", description: "Refinement campaigns: iterate over a question set in a sandbox, submit the best as one proposal" },
+      { name: "agents", description: "The MCP server for coding agents (API tokens; no tool decides)" },
       { name: "settings", description: "LLM provider and settings" },
       { name: "audit", description: "The audit log: who did what, when" },
       { name: "accounts", description: "Set-up, sign-in, accounts and API tokens" },

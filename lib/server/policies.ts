@@ -3,11 +3,16 @@
  * A graph without a row uses DEFAULT_APPROVAL_POLICY. Every change is audited with the policy
  * before and after; turning separation of duties off (a one-person install) is named in the
  * summary so it stands out in the log.
+ *
+ * What applies is the policy in its mode (lib/auth/approval-policy.ts): solo while fewer than two
+ * enabled accounts may approve, so a one-person install can approve its own runs; the stored
+ * (team) rules from the moment a second approver exists. The mode is computed on every read,
+ * never stored, so adding or disabling an account switches it without anyone saving a policy.
  */
 import type { Actor } from "../auth/permissions";
 import { actorLabel, can } from "../auth/permissions";
-import type { ApprovalPolicy } from "../auth/approval-policy";
-import { DEFAULT_APPROVAL_POLICY, approvalPolicySchema } from "../auth/approval-policy";
+import type { ApprovalMode, ApprovalPolicy } from "../auth/approval-policy";
+import { DEFAULT_APPROVAL_POLICY, approvalMode, approvalPolicySchema, countApprovers, effectivePolicy } from "../auth/approval-policy";
 import { AppError } from "../errors";
 import { recordAudit } from "./audit";
 import { getDb } from "./db";
@@ -21,6 +26,21 @@ export interface GraphPolicy {
   isCustom: boolean;
   updatedAt: string | null;
   updatedBy: string | null;
+  /** solo: fewer than two people may approve, so `effective` (not `policy`) applies. */
+  mode: ApprovalMode;
+  /** Enabled accounts that may approve under this policy. */
+  approvers: number;
+  /** The rules every approval is checked against now: `policy` in team mode. */
+  effective: ApprovalPolicy;
+}
+
+/** The policy as it applies now, with the mode that made it so. */
+export interface PolicyInEffect {
+  /** What the checks use (lib/auth/approval-policy.ts effectivePolicy). */
+  policy: ApprovalPolicy;
+  stored: ApprovalPolicy;
+  mode: ApprovalMode;
+  approvers: number;
 }
 
 type PolicyRow = Prisma.ApprovalPolicyGetPayload<object>;
@@ -43,10 +63,38 @@ export async function getPolicyForGraphId(graphId: string, tx: Prisma.Transactio
   return toPolicy(await tx.approvalPolicy.findUnique({ where: { graphId } }));
 }
 
+function inEffect(stored: ApprovalPolicy, people: { role: string; disabledAt: Date | null }[]): PolicyInEffect {
+  const accounts = people.map((p) => ({ role: p.role, disabled: p.disabledAt !== null }));
+  const mode = approvalMode(stored, accounts);
+  return { policy: effectivePolicy(stored, mode), stored, mode, approvers: countApprovers(stored, accounts) };
+}
+
+/** Accounts that might approve: viewers never count, so they are not even read. */
+async function findPossibleApprovers(tx: Prisma.TransactionClient): Promise<{ role: string; disabledAt: Date | null }[]> {
+  return tx.user.findMany({ where: { disabledAt: null, role: { in: ["admin", "reviewer"] } }, select: { role: true, disabledAt: true } });
+}
+
+/** The rules that apply to a graph's approvals now (its policy in solo or team mode). */
+export async function getPolicyInEffect(graphId: string, tx: Prisma.TransactionClient = getDb()): Promise<PolicyInEffect> {
+  const stored = await getPolicyForGraphId(graphId, tx);
+  return inEffect(stored, await findPossibleApprovers(tx));
+}
+
 export async function getApprovalPolicy(options: { graph: string }): Promise<GraphPolicy> {
   const record = await getGraphRecord(options.graph);
-  const row = await getDb().approvalPolicy.findUnique({ where: { graphId: record.id } });
-  return { graph: record.name, policy: toPolicy(row), isCustom: row !== null, updatedAt: row?.updatedAt.toISOString() ?? null, updatedBy: row?.updatedBy ?? null };
+  const [row, people] = await Promise.all([getDb().approvalPolicy.findUnique({ where: { graphId: record.id } }), findPossibleApprovers(getDb())]);
+  const policy = toPolicy(row);
+  const effect = inEffect(policy, people);
+  return {
+    graph: record.name,
+    policy,
+    isCustom: row !== null,
+    updatedAt: row?.updatedAt.toISOString() ?? null,
+    updatedBy: row?.updatedBy ?? null,
+    mode: effect.mode,
+    approvers: effect.approvers,
+    effective: effect.policy,
+  };
 }
 
 function describeChanges(before: ApprovalPolicy, after: ApprovalPolicy): string[] {

@@ -25,7 +25,7 @@ import type { MinedGraphRules } from "../review/mine-graph-rules";
 import { getGraphRulesForReview, whenGraphRulesReady } from "./graph-rules-cache";
 import { findLabelThresholds } from "./review-calibration";
 import type { Prisma } from "./generated/prisma/client";
-import type { ActionEvaluation, ApprovalPolicy } from "../auth/approval-policy";
+import type { ActionEvaluation, ApprovalMode, ApprovalPolicy } from "../auth/approval-policy";
 import { canDecide } from "../auth/approval-policy";
 import type { Actor } from "../auth/permissions";
 import { CLI_ACTOR, accountIdOf, actorLabel, can } from "../auth/permissions";
@@ -35,13 +35,15 @@ import { commitChangeset } from "./changesets";
 import type { DecisionView } from "./action-decisions";
 import { decisionInclude, evaluateActionRow } from "./action-decisions";
 import { recordAudit } from "./audit";
-import { getPolicyForGraphId } from "./policies";
+import type { PolicyInEffect } from "./policies";
+import { getPolicyInEffect } from "./policies";
 import type { SqlExecutor } from "./sql";
 import { findDocuments, getGraphRecord, loadGraph } from "./graph-store";
 import { plural } from "../text/plural";
 
 export type ProposalStatus = "pending" | "applied" | "partially_applied" | "rejected";
-export type ActionStatus = "pending" | "applied" | "rejected" | "skipped" | "reverted";
+/** obsolete: a later version made it moot (lib/server/obsolete-actions.ts); `obsoleteIn` names it. */
+export type ActionStatus = "pending" | "applied" | "rejected" | "skipped" | "reverted" | "obsolete";
 
 export interface ProposalActionItem {
   index: number;
@@ -58,6 +60,9 @@ export interface ProposalActionItem {
   changedSinceApproved: string | null;
   /** Accounts that edited it under review: separation of duties treats them like its submitter. */
   editedByIds: string[];
+  /** obsolete: the version that made it moot, and why ("the edge … exists since version 7"). */
+  obsoleteIn: number | null;
+  obsoleteReason: string | null;
 }
 
 export interface ProposalDetails {
@@ -77,7 +82,10 @@ export interface ProposalDetails {
   submittedByName: string | null;
   startedById: string | null;
   startedByName: string | null;
+  /** The rules that apply now: the graph's policy, or its solo form while fewer than two people may approve. */
   policy: ApprovalPolicy;
+  /** solo: fewer than two people may approve on this graph (lib/auth/approval-policy.ts). */
+  approvalMode: ApprovalMode;
 }
 
 /** Review actions against a version of a graph, with the corpus text behind their endpoints. */
@@ -142,7 +150,7 @@ export const RUN_RULES_WAIT_MS = 30_000;
 export interface CreateProposalOptions {
   graph: string;
   baseVersion: number;
-  source: "run" | "file" | "api";
+  source: "run" | "file" | "api" | "campaign" | "agent";
   runId?: string | null;
   question?: string | null;
   actions: RefinementAction[];
@@ -199,8 +207,9 @@ const proposalInclude = {
 
 type ProposalRow = Prisma.ProposalGetPayload<{ include: typeof proposalInclude }>;
 
-async function toDetails(row: ProposalRow, policy?: ApprovalPolicy): Promise<ProposalDetails> {
-  const graphPolicy = policy ?? (await getPolicyForGraphId(row.graphId));
+async function toDetails(row: ProposalRow, rules?: PolicyInEffect): Promise<ProposalDetails> {
+  const inEffect = rules ?? (await getPolicyInEffect(row.graphId));
+  const graphPolicy = inEffect.policy;
   const sorted = [...row.actions].sort((a, b) => a.index - b.index);
   const edits = await getDb().auditEvent.findMany({
     where: { action: "action.edit", targetType: "action", targetId: { startsWith: `${row.id}#` }, actorId: { not: null } },
@@ -225,6 +234,8 @@ async function toDetails(row: ProposalRow, policy?: ApprovalPolicy): Promise<Pro
       appliedIn: a.appliedIn,
       ...evaluated,
       editedByIds: editorsOf(a.index),
+      obsoleteIn: a.obsoleteIn,
+      obsoleteReason: a.obsoleteReason,
     });
   }
   const counts: Record<Confidence, number> = { HIGH: 0, MEDIUM: 0, LOW: 0 };
@@ -246,6 +257,7 @@ async function toDetails(row: ProposalRow, policy?: ApprovalPolicy): Promise<Pro
     startedById: row.run?.startedById ?? null,
     startedByName: row.run?.startedByName ?? null,
     policy: graphPolicy,
+    approvalMode: inEffect.mode,
   };
 }
 
@@ -260,19 +272,30 @@ export async function getProposal(id: string): Promise<ProposalDetails> {
   return toDetails(row);
 }
 
-export async function findProposals(options: { graph?: string; status?: ProposalStatus; runId?: string }): Promise<ProposalDetails[]> {
+/**
+ * Newest first (id breaks ties, so pages are stable). `after` and `take` page through them
+ * (lib/server/find-proposal-page.ts): proposals strictly after that one in this order.
+ */
+export async function findProposals(options: { graph?: string; status?: ProposalStatus; runId?: string; after?: { createdAt: Date; id: string }; take?: number }): Promise<ProposalDetails[]> {
   const graphId = options.graph ? (await getGraphRecord(options.graph)).id : undefined;
+  const after = options.after;
   const rows = await getDb().proposal.findMany({
-    where: { ...(graphId ? { graphId } : {}), ...(options.status ? { status: options.status } : {}), ...(options.runId ? { runId: options.runId } : {}) },
-    orderBy: { createdAt: "desc" },
+    where: {
+      ...(graphId ? { graphId } : {}),
+      ...(options.status ? { status: options.status } : {}),
+      ...(options.runId ? { runId: options.runId } : {}),
+      ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    ...(options.take === undefined ? {} : { take: options.take }),
     include: proposalInclude,
   });
-  const policies = new Map<string, ApprovalPolicy>();
+  const policies = new Map<string, PolicyInEffect>();
   const out: ProposalDetails[] = [];
   for (const row of rows) {
     let policy = policies.get(row.graphId);
     if (!policy) {
-      policy = await getPolicyForGraphId(row.graphId);
+      policy = await getPolicyInEffect(row.graphId);
       policies.set(row.graphId, policy);
     }
     out.push(await toDetails(row, policy));
@@ -295,6 +318,8 @@ function selectActions(proposal: ProposalDetails, indexes?: number[]): ProposalA
 
 export interface PreviewResult {
   baseVersion: number;
+  /** The version the preview is planned on: the current one (what approving would change now). */
+  plannedOn: number;
   actions: PlannedAction[];
   diff: GraphDiff;
   /** The diff drawn over its neighbourhood, for the visual diff. */
@@ -305,12 +330,15 @@ export interface PreviewResult {
 export async function previewProposal(options: { proposalId: string; actionIndexes?: number[] }): Promise<PreviewResult> {
   const proposal = await getProposal(options.proposalId);
   const chosen = selectActions(proposal, options.actionIndexes);
-  const base = await loadGraph(proposal.graph, proposal.baseVersion);
+  // On the current version, not the proposal's base: what approving would change now (an edge
+  // another proposal added meanwhile shows as "no change", not as a second copy).
+  const base = await loadGraph(proposal.graph);
   const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix: "preview." });
   const labelOf = (id: string) => base.graph.getNode(id)?.label ?? id;
   const diff = diffChangesets({ changesets: [plan.changeset], merges: plan.merges, labelOf });
   return {
     baseVersion: proposal.baseVersion,
+    plannedOn: base.version,
     actions: plan.actions.map((a) => ({ ...a, index: chosen[a.index]?.index ?? a.index })),
     diff,
     graph: buildDiffGraph({ base: base.graph, diff }),
@@ -336,12 +364,25 @@ export interface ApplyProposalOptions {
    * any was edited since, nothing is applied (CONFLICT), and the commit re-checks the text too.
    */
   expectedActions?: RefinementAction[];
+  /** The approvals that were counted: if one was withdrawn or dismissed since, the commit refuses (CONFLICT). */
+  expectedApprovals?: number[];
 }
 
 export interface ApplyProposalResult {
   version: number;
   applied: { index: number; action: RefinementAction; summary: string; skipped: boolean }[];
   diff: GraphDiff;
+}
+
+/** The version's message, one sentence a person reads in the history: which actions, why LOW was accepted, who approved. */
+function versionMessage(o: { done: number[]; question: string | null; low: number[]; lowReason?: string; approvedBy?: string[] }): string {
+  const numbers = (indexes: number[]) => `${indexes.length === 1 ? "action" : "actions"} ${indexes.map((i) => i + 1).join(", ")}`;
+  const question = o.question ? ` for “${o.question.length > 80 ? `${o.question.slice(0, 79)}…` : o.question}”` : "";
+  const parts = [`${o.done.length === 0 ? "Applied no change" : `Applied ${numbers(o.done)}`} of the proposal${question}`];
+  if (o.low.length > 0) parts.push(`LOW confidence accepted for ${numbers(o.low)}${o.lowReason ? `: ${o.lowReason.slice(0, 500)}` : ""}`);
+  if (o.approvedBy && o.approvedBy.length > 0) parts.push(`approved by ${o.approvedBy.join(", ")}`);
+  const text = parts.join("; ");
+  return /[.!?…”]$/.test(text) ? text : `${text}.`;
 }
 
 export async function applyProposal(options: ApplyProposalOptions): Promise<ApplyProposalResult> {
@@ -363,8 +404,10 @@ export async function applyProposal(options: ApplyProposalOptions): Promise<Appl
   }
   const base = await loadGraph(proposal.graph, proposal.baseVersion);
   const record = await getGraphRecord(proposal.graph);
-  const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix: `v${record.currentVersion + 1}.` });
+  const edgeKeyPrefix = `v${record.currentVersion + 1}.`;
+  const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix });
   const applied = plan.actions.map((a) => ({ index: chosen[a.index]?.index ?? a.index, action: a.action, summary: a.summary, skipped: a.skipped }));
+  const done = applied.filter((a) => !a.skipped);
   const markApplied = async (db: SqlExecutor, version: number) => {
     // The text is part of the check: an edit committed after the plan was made refuses the apply.
     const update = `UPDATE "ProposalAction" SET "status" = ?, "appliedIn" = ?, "updatedAt" = ? WHERE "proposalId" = ? AND "index" = ? AND "status" = 'pending' AND "action" = ?`;
@@ -375,6 +418,16 @@ export async function applyProposal(options: ApplyProposalOptions): Promise<Appl
       const changed = await db.execute(update, [a.skipped ? "skipped" : "applied", version, now, proposal.id, a.index, JSON.stringify(planned?.action)]);
       if (changed !== 1) throw new AppError("CONFLICT", `action ${a.index + 1} of proposal ${proposal.id} was decided or edited by someone else meanwhile; nothing was changed`);
     }
+    // After the updates above (they lock the action rows): a withdrawal or dismissal committed
+    // before them is seen here, one after them waits for this commit and finds the action applied.
+    const expected = options.expectedApprovals ?? [];
+    if (expected.length > 0) {
+      const live = await db.get<{ n: number }>(
+        `SELECT COUNT(*) AS "n" FROM "Approval" WHERE "id" IN (${expected.map(() => "?").join(", ")}) AND "withdrawnAt" IS NULL AND "dismissedAt" IS NULL`,
+        expected,
+      );
+      if (Number(live?.n) !== expected.length) throw new AppError("CONFLICT", `an approval of proposal ${proposal.id} was withdrawn or dismissed meanwhile; nothing was changed`);
+    }
     const remaining = await db.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "ProposalAction" WHERE "proposalId" = ? AND "status" = 'pending'`, [proposal.id]);
     await db.execute(`UPDATE "Proposal" SET "status" = ?, "updatedAt" = ? WHERE "id" = ?`, [remaining?.n === 0 ? "applied" : "partially_applied", now, proposal.id]);
   };
@@ -383,24 +436,33 @@ export async function applyProposal(options: ApplyProposalOptions): Promise<Appl
     baseVersion: proposal.baseVersion,
     changeset: plan.changeset,
     merges: plan.merges,
-    actions: plan.actions,
+    // Numbered as the proposal numbers them (the plan numbers them among the chosen ones).
+    actions: plan.actions.map((a) => ({ ...a, index: chosen[a.index]?.index ?? a.index })),
     kind: "apply",
-    message: `apply ${applied.filter((a) => !a.skipped).length} action(s) of proposal ${proposal.id}${proposal.question ? ` (${proposal.question.slice(0, 80)})` : ""}${
-      low.length > 0 ? `; LOW confidence accepted for action(s) ${low.map((l) => l.index + 1).join(", ")}${options.lowConfidenceReason ? `: ${options.lowConfidenceReason.slice(0, 500)}` : ""}` : ""
-    }${options.approvedBy && options.approvedBy.length > 0 ? `; approved by ${options.approvedBy.join(", ")}` : ""}`,
+    message: versionMessage({
+      done: applied.filter((a) => !a.skipped).map((a) => a.index),
+      question: proposal.question,
+      low: low.map((l) => l.index),
+      lowReason: options.lowConfidenceReason,
+      approvedBy: options.approvedBy,
+    }),
     proposalId: proposal.id,
     actor: options.actor,
     inTransaction: markApplied,
+    edgeKeyPrefix,
+    // In the commit's own transaction: the version and its event exist together or not at all.
+    audit: (version) => ({
+      actor: options.auditActor ?? CLI_ACTOR,
+      input: {
+        action: "changeset.apply",
+        summary: `applied version ${version} of ${proposal.graph}: ${done.map((a) => formatAction(a.action)).join(", ") || "no change"}${options.approvedBy && options.approvedBy.length > 0 ? ` (approved by ${options.approvedBy.join(", ")})` : ""}`,
+        graphName: proposal.graph,
+        targetType: "version",
+        targetId: version,
+        details: { proposalId: proposal.id, actions: applied.map((a) => a.index), approvedBy: options.approvedBy ?? [], lowConfidenceReason: options.lowConfidenceReason ?? null },
+      },
+    }),
   });
-  const done = applied.filter((a) => !a.skipped);
-  await recordAudit(options.auditActor ?? CLI_ACTOR, {
-    action: "changeset.apply",
-    summary: `applied version ${result.version} of ${proposal.graph}: ${done.map((a) => formatAction(a.action)).join(", ") || "no change"}${options.approvedBy && options.approvedBy.length > 0 ? ` (approved by ${options.approvedBy.join(", ")})` : ""}`,
-    graphName: proposal.graph,
-    targetType: "version",
-    targetId: result.version,
-    details: { proposalId: proposal.id, actions: applied.map((a) => a.index), approvedBy: options.approvedBy ?? [], lowConfidenceReason: options.lowConfidenceReason ?? null },
-  }).catch((error: unknown) => console.error("audit of an apply failed", error));
   return { version: result.version, applied, diff: result.diff };
 }
 

@@ -21,6 +21,7 @@ import { getProvider } from "./providers";
 import { createPlanRetrieval } from "./plan-retrieval";
 import { RUN_RULES_WAIT_MS, createProposal, reviewForGraph } from "./proposals";
 import { addQuestions, findQuestions, getQuestion } from "./questions";
+import { publishRunEvent } from "./run-events";
 import type { ActionReview } from "../review/types";
 import { plural } from "../text/plural";
 
@@ -39,6 +40,11 @@ export const PROCESS_OWNER = `${process.pid}@${os.hostname()}`;
 const globalForRuns = globalThis as unknown as { refineryLiveRuns?: Set<string> };
 const liveRuns = (globalForRuns.refineryLiveRuns ??= new Set<string>());
 
+/** Whether this process is running `runId` (so its progress is pushed, lib/server/run-events.ts). */
+export function isRunLiveHere(runId: string): boolean {
+  return liveRuns.has(runId);
+}
+
 export interface RunSummary {
   id: string;
   graph: string;
@@ -53,6 +59,10 @@ export interface RunSummary {
   earlyExit: boolean;
   steps: number;
   actions: number;
+  /** The first step judged answerable (null: none was). */
+  answeredAt: number | null;
+  /** How many of its proposed actions were approved and are applied now (not reverted). */
+  applied: number;
   createdAt: string;
   finishedAt: string | null;
 }
@@ -173,6 +183,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
       await db.runStep.create({
         data: { runId: run.id, step: event.step.step, data: JSON.stringify(event.step), answerable: event.step.answerable },
       });
+      publishRunEvent(run.id, { type: "step", step: event.step });
     } else if (event.type === "llm_call") {
       const c = event.call;
       await db.llmCall.create({
@@ -220,6 +231,7 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
       await finishRun(run.id, question.pk, trace, failure, { graph: loaded.name, version: loaded.version, actor: options.actor ?? null, question: question.text });
     } finally {
       liveRuns.delete(run.id);
+      publishRunEvent(run.id, { type: "finished" });
     }
     return getRun(run.id);
   })();
@@ -323,7 +335,7 @@ export async function runPending(options: Omit<StartRunOptions, "question" | "qu
 
 type RunRow = NonNullable<Awaited<ReturnType<ReturnType<typeof getDb>["run"]["findUnique"]>>>;
 
-function summaryOf(row: RunRow, graphName: string, steps: number): RunSummary {
+function summaryOf(row: RunRow, graphName: string, steps: number, outcome: { answeredAt: number | null; applied: number }): RunSummary {
   const actions = row.actions ? (JSON.parse(row.actions) as unknown[]).length : 0;
   return {
     id: row.id,
@@ -339,6 +351,8 @@ function summaryOf(row: RunRow, graphName: string, steps: number): RunSummary {
     earlyExit: row.earlyExit,
     steps,
     actions,
+    answeredAt: outcome.answeredAt,
+    applied: outcome.applied,
     createdAt: row.createdAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
   };
@@ -351,12 +365,13 @@ export async function getRun(runId: string): Promise<RunDetails> {
       graph: { select: { name: true } },
       steps: { orderBy: { step: "asc" } },
       calls: { orderBy: { id: "asc" } },
-      proposals: { select: { id: true }, orderBy: { createdAt: "asc" }, take: 1 },
+      proposals: { select: { id: true, actions: { where: { status: "applied" }, select: { id: true } } }, orderBy: { createdAt: "asc" } },
     },
   });
   if (!row) throw new AppError("NOT_FOUND", `no run ${runId}`);
+  const outcome = { answeredAt: row.steps.find((s) => s.answerable)?.step ?? null, applied: row.proposals.reduce((n, p) => n + p.actions.length, 0) };
   return {
-    ...summaryOf(row, row.graph.name, row.steps.length),
+    ...summaryOf(row, row.graph.name, row.steps.length, outcome),
     proposalId: row.proposals[0]?.id ?? null,
     config: JSON.parse(row.config) as LoopConfig,
     stepRecords: row.steps.map((s) => JSON.parse(s.data) as StepRecord),
@@ -383,9 +398,14 @@ export async function findRuns(options: { graph?: string; limit?: number }): Pro
     where: graphId ? { graphId } : {},
     orderBy: { createdAt: "desc" },
     take: options.limit ?? 100,
-    include: { graph: { select: { name: true } }, _count: { select: { steps: true } } },
+    include: {
+      graph: { select: { name: true } },
+      _count: { select: { steps: true } },
+      steps: { where: { answerable: true }, select: { step: true }, orderBy: { step: "asc" }, take: 1 },
+      proposals: { select: { actions: { where: { status: "applied" }, select: { id: true } } } },
+    },
   });
-  return rows.map((r) => summaryOf(r, r.graph.name, r._count.steps));
+  return rows.map((r) => summaryOf(r, r.graph.name, r._count.steps, { answeredAt: r.steps[0]?.step ?? null, applied: r.proposals.reduce((n, p) => n + p.actions.length, 0) }));
 }
 
 function isProcessAlive(pid: number): boolean {

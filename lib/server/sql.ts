@@ -18,7 +18,7 @@ import type { Dialect } from "./database-url";
 import { dialectOf, resolveDatabaseUrl } from "./database-url";
 import { migratePostgres } from "./migrate-postgres";
 import { closePgPools, getPgPool } from "./pg-pool";
-import { closeSqlite, getSqlite } from "./sqlite";
+import { closeSqlite, currentSqliteWriter, getSqlite, retryWhileBusy, withSqliteWriter } from "./sqlite";
 
 export type SqlValue = string | number | boolean | null | Date;
 
@@ -37,8 +37,10 @@ export interface SqlExecutor {
 export interface Sql extends SqlExecutor {
   /**
    * Runs `fn` in one transaction: all its statements commit together or not at all. SQLite:
-   * BEGIN IMMEDIATE (one writer at a time across processes). PostgreSQL: READ COMMITTED on
-   * one pooled connection; use `forUpdate` to serialise writers on a row.
+   * BEGIN IMMEDIATE under the process's writer lock, shared with Prisma's writes (sqlite.ts),
+   * so neither ever busy-waits on the event loop; a transaction opened inside one joins it.
+   * PostgreSQL: READ COMMITTED on one pooled connection; use `forUpdate` to serialise writers
+   * on a row. Write the change's audit event through `tx` too (`recordAudit` accepts it).
    */
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
 }
@@ -127,26 +129,37 @@ function sqliteSql(url: string): Sql {
       return Promise.resolve();
     },
   };
-  // One connection per process: transactions queue here, so two async callers never interleave
-  // their statements inside one BEGIN…COMMIT.
-  let queue: Promise<unknown> = Promise.resolve();
+  const isInsideTransaction = () => currentSqliteWriter() === "raw" && db.inTransaction;
+  // The connection never waits synchronously (sqlite.ts): one process-wide writer lock shared
+  // with Prisma's writes orders writers here, and SQLITE_BUSY from another process is retried
+  // after an async pause. Inside a transaction a statement runs as is (the lock is held).
+  const autocommit = <T>(text: string, run: () => Promise<T>): Promise<T> => {
+    if (isInsideTransaction()) return run();
+    return prepare(text).readonly ? retryWhileBusy(run) : withSqliteWriter("raw", () => retryWhileBusy(run));
+  };
+  const transaction = <T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> => {
+    // A transaction opened inside another joins it (SQLite has no nested BEGIN).
+    if (isInsideTransaction()) return fn(executor);
+    return withSqliteWriter("raw", async () => {
+      await retryWhileBusy(() => db.exec("BEGIN IMMEDIATE"));
+      try {
+        const result = await fn(executor);
+        db.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (db.inTransaction) db.exec("ROLLBACK");
+        throw error;
+      }
+    });
+  };
   const sql: Sql = {
-    ...executor,
-    transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T> {
-      const run = queue.then(async () => {
-        db.exec("BEGIN IMMEDIATE");
-        try {
-          const result = await fn(executor);
-          db.exec("COMMIT");
-          return result;
-        } catch (error) {
-          if (db.inTransaction) db.exec("ROLLBACK");
-          throw error;
-        }
-      });
-      queue = run.catch(() => undefined);
-      return run;
-    },
+    dialect: "sqlite",
+    forUpdate: "",
+    query: (text, params) => autocommit(text, () => executor.query(text, params)),
+    get: (text, params) => autocommit(text, () => executor.get(text, params)),
+    execute: (text, params) => autocommit(text, () => executor.execute(text, params)),
+    insertMany: (table, columns, rows, onRows) => transaction((tx) => tx.insertMany(table, columns, rows, onRows)),
+    transaction,
   };
   globalForSqliteSql.refinerySqliteSql = { db, sql };
   return sql;

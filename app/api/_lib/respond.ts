@@ -9,7 +9,7 @@ import { httpStatusFor, isAppError } from "@/lib/errors";
 import type { ErrorCode } from "@/lib/errors";
 
 export interface ApiErrorBody {
-  error: { code: ErrorCode; message: string };
+  error: { code: ErrorCode; message: string; refusal?: string; cause?: string };
 }
 
 function describeZodError(error: ZodError): string {
@@ -22,7 +22,9 @@ export function errorResponse(error: unknown): NextResponse<ApiErrorBody> {
   if (isAppError(error)) {
     const retryAfter = error.code === "RATE_LIMITED" ? Number(error.details.retryAfterSeconds) : NaN;
     const headers = Number.isFinite(retryAfter) ? { "retry-after": String(Math.max(1, Math.ceil(retryAfter))) } : undefined;
-    return NextResponse.json({ error: { code: error.code, message: error.message } }, { status: httpStatusFor(error.code), headers });
+    // `refusal` / `cause` name the case for the page (which fix to offer beside the button); the rest of `details` stays on the server.
+    const named = (key: string) => (typeof error.details[key] === "string" ? { [key]: error.details[key] } : {});
+    return NextResponse.json({ error: { code: error.code, message: error.message, ...named("refusal"), ...named("cause") } }, { status: httpStatusFor(error.code), headers });
   }
   if (error instanceof ZodError) {
     return NextResponse.json({ error: { code: "INVALID_INPUT", message: describeZodError(error) } }, { status: 400 });

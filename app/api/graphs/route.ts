@@ -32,7 +32,7 @@ export async function POST(request: Request) {
       // Reading a path on the server's disk is an administrator's right; others upload.
       const actor = await requireActor(request, "admin");
       const body = importPathBody.parse(await readJson(request));
-      return recordImport(actor, await importGraphFromPath(body));
+      return recordImport(actor, await importGraphFromPath({ ...body, actor }));
     },
     { status: 201 },
   );

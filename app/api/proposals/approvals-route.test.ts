@@ -255,10 +255,14 @@ describe("stale approvals", () => {
     // An unrelated action of the same proposal is not affected.
     expect(after.actions[1]?.changedSinceApproved).toBeNull();
 
-    // The next approval is 1 of 2 again: the stale one does not count, nothing is applied.
+    // As written (planned on its base version) it can no longer apply: the node it would add
+    // exists now. The next approval is refused before it is recorded, saying what to do.
     const version = (await getGraphSummary("httpx")).version;
     const second = await approveAs("remy", id, { actions: [0], lowConfidence: true, reason: "looks right" });
-    expect((second.body as unknown as ApproveBody).actions[0]).toMatchObject({ approvals: 1, required: 2, status: "pending" });
+    expect(second.status).toBe(409);
+    expect(second.body.error).toMatchObject({ code: "CONFLICT", refusal: "CANNOT_APPLY", cause: "GRAPH_CHANGED" });
+    expect(second.body.error?.message).toMatch(/cannot apply as written.*Nothing was recorded/);
+    expect(await getDb().approval.count({ where: { proposalId: id, userId: users.remy?.id } })).toBe(0);
     expect((await getGraphSummary("httpx")).version).toBe(version);
   });
 

@@ -1,5 +1,6 @@
-import { z } from "zod";
-import { createProposal, findProposals, getProposal, reviewForGraph } from "@/lib/server/proposals";
+import { createProposal, getProposal, reviewForGraph } from "@/lib/server/proposals";
+import { findProposalPage } from "@/lib/server/find-proposal-page";
+import { queries } from "@/lib/server/openapi-requests";
 import { getGraphRecord } from "@/lib/server/graph-store";
 import { requireActor } from "../_lib/auth";
 import { readJson } from "../_lib/read-json";
@@ -9,18 +10,15 @@ import { submitProposalBody } from "@/lib/server/approvals-requests";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-const query = z.object({
-  graph: z.string().min(1).max(200).optional(),
-  status: z.enum(["pending", "applied", "partially_applied", "rejected"]).optional(),
-  run: z.string().min(1).max(100).optional(),
-});
-
-/** The review queue: proposals (newest first) with every action, its label, review and approvals. */
+/**
+ * The review queue, one page at a time: proposals (newest first) with every action, its label,
+ * review and approvals, `nextCursor` for the next page and a summary of all that match.
+ */
 export async function GET(request: Request) {
   return respond(async () => {
     await requireActor(request, "read");
-    const q = query.parse(Object.fromEntries(new URL(request.url).searchParams));
-    return findProposals({ graph: q.graph, status: q.status, runId: q.run });
+    const q = queries.proposals.parse(Object.fromEntries(new URL(request.url).searchParams));
+    return findProposalPage({ graph: q.graph, status: q.status, runId: q.run, cursor: q.cursor, limit: q.limit });
   });
 }
 

@@ -1,6 +1,10 @@
 import type { ReactNode } from "react";
 import { GraphHeader } from "@/components/explorer/graph-header";
+import { GraphAdminActions } from "@/components/graphs/graph-admin-actions";
+import { findPageActor } from "@/app/_lib/page-actor";
 import { findGraphSummary } from "./find-graph-summary";
+import "../../styles/review.css";
+import "../../styles/review-dialogs.css";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -18,9 +22,10 @@ interface GraphLayoutProps {
 export default async function GraphLayout({ children, params }: GraphLayoutProps) {
   const summary = await findGraphSummary((await params).name);
   if (!summary) return children;
+  const actor = await findPageActor();
   return (
     <div className="stack stack--tight">
-      <GraphHeader summary={summary} />
+      <GraphHeader summary={summary} actions={actor?.role === "admin" ? <GraphAdminActions graph={summary.name} /> : null} />
       {children}
     </div>
   );

@@ -7,6 +7,8 @@ import { isAppError } from "@/lib/errors";
 import { getGraphRecord } from "@/lib/server/graph-store";
 import { getProposal } from "@/lib/server/proposals";
 import { getRun } from "@/lib/server/runs";
+import { findNodeNames } from "@/lib/server/find-node-names";
+import type { NodeNames } from "@/lib/server/find-node-names";
 import { getCalibration } from "@/lib/server/review-calibration";
 import type { GraphCalibration } from "@/components/api/calibration";
 import "../../styles/review.css";
@@ -14,6 +16,7 @@ import "../../styles/review-dialogs.css";
 import "../../styles/proposal.css";
 import "../../styles/proposal-actions.css";
 import "../../styles/calibration.css";
+import "../../styles/node-name.css";
 import { requirePageActor } from "@/app/_lib/page-actor";
 import { toDecider } from "@/components/proposals/decision-rules";
 
@@ -38,6 +41,19 @@ export async function generateMetadata({ params }: ProposalPageProps): Promise<M
   return { title: `Proposal ${(await params).id}` };
 }
 
+/** Every node the page may name: what each action resolved to, and the candidates of ambiguous names. */
+function nodeIdsOf(proposal: ProposalDetails): string[] {
+  const ids: string[] = [];
+  for (const a of proposal.actions) {
+    for (const r of Object.values(a.review.resolved)) {
+      if (r?.nodeId) ids.push(r.nodeId);
+      if (r && r.status !== "exact") ids.push(...r.candidates.map((c) => c.id));
+    }
+    for (const w of a.review.warnings) ids.push(...(w.candidates ?? []).map((c) => c.id));
+  }
+  return ids;
+}
+
 /** The proposal with every review, the run behind it and the graph's current version, in one render. */
 export default async function ProposalPage({ params, searchParams }: ProposalPageProps) {
   const actor = await requirePageActor();
@@ -49,6 +65,7 @@ export default async function ProposalPage({ params, searchParams }: ProposalPag
     orNull(getGraphRecord(proposal.graph)),
     orNull(getCalibration({ graph: proposal.graph })),
   ]);
+  const names: NodeNames = graph ? ((await orNull(findNodeNames({ graph: proposal.graph, ids: nodeIdsOf(proposal) }))) ?? []) : [];
   const edit = Number((await searchParams).edit);
   return (
     <ProposalView
@@ -58,6 +75,7 @@ export default async function ProposalPage({ params, searchParams }: ProposalPag
       editIndex={Number.isInteger(edit) && edit >= 0 ? edit : null}
       viewer={toDecider(actor)}
       calibration={calibration}
+      nodeNames={names}
     />
   );
 }

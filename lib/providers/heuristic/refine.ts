@@ -24,7 +24,9 @@
  *     another value is stated and no sentence of any passage of any copy of this edge states it
  *     (`planConflictDeletes`). Nothing else is deleted. Names are ones `resolveName` maps back to the intended node (label,
  * else `file::label`, else id); an action whose node has no such name is dropped.
- * Budget (maxActions): inserts between question entities, merges, deletes, other inserts.
+ * (e)–(g) Code graphs: inserts the source code (or a definition's docstring) states, and deletes
+ *     of extracted edges the code contradicts (`planCodeEdits`, code-evidence-edits.ts).
+ * Budget (maxActions): code inserts, inserts between question entities, merges, deletes, other inserts.
  * Emitted order: deletes, merges, inserts (inserts already name the merge survivors).
  */
 import type { KnowledgeGraph, Triple } from "../../graph/model";
@@ -32,7 +34,9 @@ import { type CorpusDocument, documentIdsOf } from "../../import/corpus";
 import type { RefinementAction } from "../../loop/types";
 import { documentMentions, findStatements, matchTerms, proseKey } from "../../review/text-evidence";
 import { type DuplicatePair, findDuplicateEdges, findDuplicatePairs, isFunctionalRelation } from "./abduce";
+import { planCodeEdits } from "./code-evidence-edits";
 import { getHeuristicIndex, type HeuristicIndex, nameFor } from "./graph-index";
+import { askedRelations } from "./judge";
 import { findQuestionEntities, type QuestionEntities } from "./question-entities";
 import {
   connectingPhrase,
@@ -233,7 +237,23 @@ export function planRefinements(options: RefinementOptions): Refinements {
   const questionNodes = new Set(entities.mentions.flatMap((m) => m.nodeIds));
   const { merges, survivor } = planMerges(graph, triples, questionNodes, options.documents, notes);
   const deletes = [...planDeletes(graph, triples, notes), ...planConflictDeletes(graph, triples, options.documents, notes)];
-  const proposals = findEvidenceInserts(options, entities, survivor).slice(0, Math.max(0, options.maxInserts ?? 3));
+  const maxInserts = Math.max(0, options.maxInserts ?? 3);
+  const codeEdits = planCodeEdits({
+    graph,
+    questionNodes: entities.mentions.filter((m) => m.strong || entities.mentions.length === 1).flatMap((m) => m.nodeIds),
+    askedRelations: new Set(askedRelations(graph, entities.relationWords).flatMap((g) => [...g.relations])),
+    triples,
+    documents: options.documents,
+    maxInserts,
+    maxDeletes: 2,
+  });
+  for (const e of codeEdits) notes.set(e.action, e.note);
+  const codeInserts = codeEdits.map((e) => e.action).filter((a) => a.type === "insert_edge");
+  deletes.push(...codeEdits.map((e) => e.action).filter((a) => a.type === "delete_edge"));
+  const codePairs = new Set(codeInserts.map((a) => [a.subject, a.object].sort().join("\u0000")));
+  const proposals = findEvidenceInserts(options, entities, survivor)
+    .filter((p) => !codePairs.has([p.subject, p.object].sort().join("\u0000")))
+    .slice(0, Math.max(0, maxInserts - codeInserts.length));
   const toInsert = (p: Proposal): RefinementAction => ({ type: "insert_edge", subject: p.subject, relation: p.relation, object: p.object });
 
   let left = maxActions;
@@ -242,11 +262,12 @@ export function planRefinements(options: RefinementOptions): Refinements {
     left -= kept.length;
     return kept;
   };
+  const keptCodeInserts = take(codeInserts);
   const questionInserts = take(proposals.filter((p) => p.score >= QUESTION_PAIR_SCORE).map(toInsert));
   const keptMerges = take(merges);
   const keptDeletes = take(deletes);
   const otherInserts = take(proposals.filter((p) => p.score < QUESTION_PAIR_SCORE).map(toInsert));
-  const actions = [...keptDeletes, ...keptMerges, ...questionInserts, ...otherInserts];
+  const actions = [...keptDeletes, ...keptMerges, ...keptCodeInserts, ...questionInserts, ...otherInserts];
   for (const a of notes.keys()) if (!actions.includes(a)) notes.delete(a);
   return { actions, notes };
 }

@@ -23,8 +23,20 @@ export interface CreateFirstAdminOptions {
 
 const ALREADY_DONE = "set-up is already done: an account exists; sign in instead";
 
+/**
+ * Refuse at once when set-up is done. Hashing costs ~100 ms of CPU, so it must come after this
+ * cheap read: refused set-ups must not be a way to load the server. The transaction below
+ * still re-checks (two first set-ups may pass this together).
+ */
+async function assertSetupOpen(): Promise<void> {
+  const db = getDb();
+  const [users, marker] = await Promise.all([db.user.count(), db.setting.findUnique({ where: { key: SETUP_KEY }, select: { key: true } })]);
+  if (users > 0 || marker) throw new AppError("CONFLICT", ALREADY_DONE);
+}
+
 export async function createFirstAdmin(options: CreateFirstAdminOptions): Promise<UserView> {
   assertAcceptablePassword(options.password);
+  await assertSetupOpen();
   const passwordHash = await hashPassword(options.password);
   const db = getDb();
   try {

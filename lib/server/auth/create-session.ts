@@ -1,4 +1,5 @@
 import { getDb } from "../db";
+import type { Prisma } from "../generated/prisma/client";
 import { randomSecret, sha256Hex } from "./secrets";
 import { SESSION_TTL_MS } from "./session-cookies";
 import type { SessionCookieValues } from "./session-cookies";
@@ -8,6 +9,8 @@ export interface CreateSessionOptions {
   ip?: string | null;
   userAgent?: string | null;
   now?: Date;
+  /** The transaction the session is part of (sign-in writes its audit event with it). */
+  tx?: Prisma.TransactionClient;
 }
 
 /** A new browser session: the secret goes into the cookie, only its SHA-256 into the database. */
@@ -17,7 +20,7 @@ export async function createSession(options: CreateSessionOptions): Promise<Sess
   const csrfToken = randomSecret(32);
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   const sessionId = sha256Hex(secret);
-  await getDb().session.create({
+  await (options.tx ?? getDb()).session.create({
     data: { id: sessionId, userId: options.userId, csrfToken, createdAt: now, lastSeenAt: now, expiresAt, ip: options.ip ?? null, userAgent: options.userAgent ?? null },
   });
   return { secret, csrfToken, expiresAt, sessionId };

@@ -1,4 +1,5 @@
 /** What the auth layer needs to know about a request: cookies, client address, scheme, host. */
+import { isPeerHeaderInstalled, isTrusted, normalizeAddress, PEER_HEADER, trustedProxies } from "./peer-address";
 
 export function readCookie(request: Request, name: string): string | null {
   const header = request.headers.get("cookie");
@@ -17,10 +18,26 @@ export function readCookie(request: Request, name: string): string | null {
   return null;
 }
 
-/** The client's address: the first hop of X-Forwarded-For when behind a proxy. */
+/**
+ * The client's address, as far as it can be known: the connection's peer (peer-address.ts),
+ * unless that peer is a configured proxy (REFINERY_TRUSTED_PROXIES), in which case the
+ * right-most X-Forwarded-For entry that is not itself a trusted proxy: every entry left of it
+ * could have been written by the client. "unknown" when the handler runs outside the Next
+ * server (tests, scripts calling handlers directly) and nobody stamped the peer.
+ */
 export function clientIp(request: Request): string {
-  const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
-  return (forwarded || request.headers.get("x-real-ip")?.trim() || "unknown").slice(0, 100);
+  const peer = isPeerHeaderInstalled() ? normalizeAddress(request.headers.get(PEER_HEADER) ?? "") : "";
+  if (!peer) return "unknown";
+  const proxies = trustedProxies();
+  if (!isTrusted(peer, proxies)) return peer;
+  const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").map(normalizeAddress);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i];
+    // A malformed entry ends the trusted chain: the proxy in front of it did not write it.
+    if (!hop) return peer;
+    if (!isTrusted(hop, proxies)) return hop;
+  }
+  return hops[0] || peer;
 }
 
 export function isHttps(request: Request): boolean {

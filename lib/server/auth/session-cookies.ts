@@ -41,3 +41,8 @@ export function clearedSessionCookies(secure: boolean): CookieSpec[] {
     { name: CSRF_COOKIE, value: "", httpOnly: false, ...common },
   ];
 }
+
+/** The long-lived "this browser signed in here before" cookie (device-cookie.ts); survives sign-out on purpose. */
+export function deviceCookie(name: string, token: string, ttlMs: number, secure: boolean): CookieSpec {
+  return { name, value: token, httpOnly: true, secure, sameSite: "lax", path: "/", maxAge: Math.round(ttlMs / 1000), expires: new Date(Date.now() + ttlMs) };
+}

@@ -1,7 +1,8 @@
 /**
- * Sign in with a username and password: rate-limited, every attempt recorded (LoginAttempt for
- * the limit, AuditEvent for people), the same answer and about the same time for an unknown
- * name, a wrong password and a disabled account.
+ * Sign in with a username and password: rate-limited (a per-name backoff that a browser which
+ * signed in as this account before skips, and a per-address limit), every attempt recorded
+ * (LoginAttempt for the limit, AuditEvent for people), the same answer and about the same time
+ * for an unknown name, a wrong password and a disabled account.
  */
 import { SYSTEM_ACTOR } from "../../auth/permissions";
 import type { Actor } from "../../auth/permissions";
@@ -12,6 +13,7 @@ import { roleSchema } from "./account-fields";
 import { checkLoginRateLimit } from "./check-login-rate-limit";
 import { createSession } from "./create-session";
 import { deleteExpiredSessions } from "./delete-session";
+import { createDeviceToken, isKnownDevice } from "./device-cookie";
 import { getDummyHash, verifyPassword } from "./passwords";
 import type { SessionCookieValues } from "./session-cookies";
 
@@ -20,11 +22,15 @@ export interface SignInOptions {
   password: string;
   ip: string;
   userAgent?: string | null;
+  /** The browser's device cookie (device-cookie.ts), if it sent one. */
+  deviceToken?: string | null;
 }
 
 export interface SignedIn {
   actor: Extract<Actor, { kind: "user" }>;
   cookies: SessionCookieValues;
+  /** A fresh device cookie for this browser. */
+  deviceToken: string;
 }
 
 export async function signIn(options: SignInOptions): Promise<SignedIn> {
@@ -32,8 +38,10 @@ export async function signIn(options: SignInOptions): Promise<SignedIn> {
   const db = getDb();
   // Counted as a failure until the password proves right, so parallel guesses see each other.
   const attempt = await db.loginAttempt.create({ data: { username, ip: options.ip, ok: false }, select: { id: true } });
+  const owner = await db.user.findUnique({ where: { username }, select: { id: true } });
+  const knownDevice = owner ? await isKnownDevice(options.deviceToken ?? null, owner.id) : false;
   try {
-    await checkLoginRateLimit({ username, ip: options.ip, attemptId: attempt.id });
+    await checkLoginRateLimit({ username, ip: options.ip, attemptId: attempt.id, knownDevice });
   } catch (error) {
     await db.loginAttempt.deleteMany({ where: { id: attempt.id } });
     throw error;
@@ -52,10 +60,14 @@ export async function signIn(options: SignInOptions): Promise<SignedIn> {
     });
     throw new AppError("UNAUTHENTICATED", "wrong username or password");
   }
-  await db.loginAttempt.update({ where: { id: attempt.id }, data: { ok: true } });
   await deleteExpiredSessions();
-  const session = await createSession({ userId: user.id, ip: options.ip, userAgent: options.userAgent });
-  const actor = { kind: "user" as const, userId: user.id, username: user.username, displayName: user.displayName, role: roleSchema.parse(user.role), sessionId: session.sessionId };
-  await recordAudit(actor, { action: "auth.login", summary: "signed in", targetType: "session", ip: options.ip });
-  return { actor, cookies: session };
+  // The session, the attempt's success and the audit event exist together or not at all.
+  const { actor, session } = await db.$transaction(async (tx) => {
+    await tx.loginAttempt.update({ where: { id: attempt.id }, data: { ok: true } });
+    const session = await createSession({ userId: user.id, ip: options.ip, userAgent: options.userAgent, tx });
+    const actor = { kind: "user" as const, userId: user.id, username: user.username, displayName: user.displayName, role: roleSchema.parse(user.role), sessionId: session.sessionId };
+    await recordAudit(actor, { action: "auth.login", summary: knownDevice ? "signed in (known browser)" : "signed in", targetType: "session", ip: options.ip }, tx);
+    return { actor, session };
+  });
+  return { actor, cookies: session, deviceToken: await createDeviceToken(user.id) };
 }

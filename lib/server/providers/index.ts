@@ -9,7 +9,7 @@ import { AppError } from "../../errors";
 import type { LlmProvider } from "../../loop/types";
 import { createHeuristicProvider } from "../../providers/heuristic";
 import { createReplayProvider, parseReplayRecording } from "../../providers/replay";
-import type { LlmProviderName } from "./llm-env";
+import type { LlmProviderName, LlmSettings } from "./llm-env";
 import { redactSettings } from "./llm-env";
 import { createOpenAiProvider } from "./openai";
 import { getEffectiveLlmSettings } from "./settings-store";
@@ -19,12 +19,14 @@ export type ProviderName = LlmProviderName;
 export interface GetProviderOptions {
   /** Recording for the replay provider (default: REFINERY_REPLAY_FILE). */
   replayFile?: string;
+  /** Use these settings instead of the saved ones (the settings page's "Test the connection" of unsaved values); never cached. */
+  settings?: LlmSettings;
 }
 
 let openAi: { key: string; provider: LlmProvider } | undefined;
 
 export async function getProvider(name?: ProviderName, options: GetProviderOptions = {}): Promise<LlmProvider> {
-  const settings = await getEffectiveLlmSettings();
+  const settings = options.settings ?? (await getEffectiveLlmSettings());
   const chosen = name ?? settings.provider;
   if (chosen === "heuristic") return createHeuristicProvider();
   if (chosen === "replay") {
@@ -44,6 +46,7 @@ export async function getProvider(name?: ProviderName, options: GetProviderOptio
       "the openai provider needs a base URL and a model: REFINERY_LLM_BASE_URL and REFINERY_LLM_MODEL, or the settings page (any OpenAI-compatible server: vLLM, Ollama, llama.cpp, LM Studio…)",
     );
   }
+  if (options.settings) return createOpenAiProvider({ ...settings, baseUrl: settings.baseUrl, model: settings.model });
   const key = JSON.stringify(redactSettings(settings));
   if (!openAi || openAi.key !== key) openAi = { key, provider: createOpenAiProvider({ ...settings, baseUrl: settings.baseUrl, model: settings.model }) };
   return openAi.provider;

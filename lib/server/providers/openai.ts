@@ -11,6 +11,10 @@
  *   for a slot, and a hung request holds its slot only until its timeout.
  * - 2xx bodies are validated with zod: unusable ones (not JSON, no choices, content missing or
  *   not a string) are AppError("LLM_FORMAT"); any text, even garbage, is returned as is.
+ * - Bodies are read as a stream and counted: past `maxResponseBytes` (default 8 MB,
+ *   REFINERY_LLM_MAX_RESPONSE_BYTES) the request is aborted and fails with LLM_FORMAT
+ *   `{ kind: "too_large" }`, not retried (600 MB pushed once took 1.5 GB of memory). Error
+ *   bodies are read only up to ERROR_BODY_BYTES: their message is all we show.
  *
  * Failures after the request was made are AppError("LLM_UNAVAILABLE") with details
  * `{ provider, kind: "http" | "timeout" | "network", status?, attempts, url }`; caller aborts
@@ -27,7 +31,68 @@ import type { OpenAiSettings } from "./llm-env";
 export type OpenAiProviderSettings = Pick<
   OpenAiSettings,
   "baseUrl" | "model" | "apiKey" | "temperature" | "timeoutMs" | "maxRetries" | "concurrency" | "maxTokens"
->;
+> & {
+  /** Cap on a response body in bytes (default: REFINERY_LLM_MAX_RESPONSE_BYTES, else 8 MB). */
+  maxResponseBytes?: number;
+};
+
+/** A chat completion is text a model wrote: even a long one is far below this. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+const ERROR_BODY_BYTES = 64 * 1024;
+const MAX_RESPONSE_ENV = "REFINERY_LLM_MAX_RESPONSE_BYTES";
+
+function maxResponseBytesFromEnv(): number {
+  const raw = process.env[MAX_RESPONSE_ENV]?.trim();
+  if (!raw) return DEFAULT_MAX_RESPONSE_BYTES;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1024) throw new AppError("CONFIG", `${MAX_RESPONSE_ENV} must be a whole number of bytes, at least 1024, not ${JSON.stringify(raw)}`);
+  return value;
+}
+
+function formatBytes(n: number): string {
+  return n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MB` : `${n.toLocaleString("en")}-byte`;
+}
+
+/** Thrown inside an attempt when the body passes the cap; becomes LLM_FORMAT "too_large". */
+class ResponseTooLarge extends Error {
+  constructor(readonly declared: number | null) {
+    super("response too large");
+  }
+}
+
+/**
+ * Read at most `limit` bytes of the body, counting as it streams. With `truncate` the rest is
+ * dropped (error bodies); otherwise passing the limit throws ResponseTooLarge. Either way the
+ * stream is cancelled so the connection stops delivering.
+ */
+async function readBodyCapped(response: Response, limit: number, truncate: boolean): Promise<string> {
+  const declared = Number(response.headers.get("content-length"));
+  if (!truncate && Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new ResponseTooLarge(declared);
+  }
+  if (!response.body) return "";
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (total + value.byteLength > limit) {
+        if (!truncate) throw new ResponseTooLarge(null);
+        chunks.push(value.subarray(0, limit - total));
+        total = limit;
+        break;
+      }
+      chunks.push(value);
+      total += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks, total).toString("utf8");
+}
 
 export interface OpenAiProviderDeps {
   fetch?: typeof fetch;
@@ -229,6 +294,7 @@ export function createOpenAiProvider(settings: OpenAiProviderSettings, deps: Ope
   const apiKey = settings.apiKey?.trim() || undefined;
   const maxRetries = Math.max(0, Math.floor(settings.maxRetries));
   const timeoutMs = settings.timeoutMs;
+  const maxResponseBytes = settings.maxResponseBytes ?? maxResponseBytesFromEnv();
   const semaphore = new Semaphore(Math.max(1, Math.floor(settings.concurrency)));
 
   const scrub = (text: string): string => (apiKey ? text.split(apiKey).join("[redacted]") : text);
@@ -282,6 +348,16 @@ export function createOpenAiProvider(settings: OpenAiProviderSettings, deps: Ope
     if (usage) result.usage = usage;
     if (parsed.data.model) result.model = parsed.data.model;
     return result;
+  }
+
+  function tooLargeError(declared: number | null): AppError {
+    const cap = formatBytes(maxResponseBytes);
+    const what = declared === null ? "sent a response" : `declared a response of ${declared.toLocaleString("en")} bytes,`;
+    return new AppError(
+      "LLM_FORMAT",
+      `LLM server at ${shownEndpoint} ${what} larger than the ${cap} cap; the request was aborted (raise ${MAX_RESPONSE_ENV} if the model really writes that much)`,
+      { provider: "openai", kind: "too_large", limitBytes: maxResponseBytes, ...(declared === null ? {} : { declaredBytes: declared }), url: shownEndpoint },
+    );
   }
 
   function httpFailure(response: Response, body: string): AttemptFailure {
@@ -339,8 +415,12 @@ export function createOpenAiProvider(settings: OpenAiProviderSettings, deps: Ope
       }
       let text: string;
       try {
-        text = await response.text();
+        text = await readBodyCapped(response, response.ok ? maxResponseBytes : Math.min(ERROR_BODY_BYTES, maxResponseBytes), !response.ok);
       } catch (error) {
+        if (error instanceof ResponseTooLarge) {
+          controller.abort();
+          throw tooLargeError(error.declared);
+        }
         return transportFailure(error);
       }
       if (!response.ok) return { ok: false, failure: httpFailure(response, text) };

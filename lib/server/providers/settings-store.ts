@@ -3,8 +3,11 @@
  * settings page. Saved values go through the same validation as the environment. The API key
  * is never stored: it comes from REFINERY_LLM_API_KEY only, so the database holds no secret.
  */
+import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
+import { recordAudit } from "../audit";
 import { getSql } from "../sql";
+import type { SqlExecutor } from "../sql";
 import type { LlmSettings, RedactedLlmSettings } from "./llm-env";
 import { LLM_ENV, readLlmSettings, redactSettings } from "./llm-env";
 
@@ -25,8 +28,8 @@ const FIELD_LABELS: Record<string, string> = {
   [LLM_ENV.maxTokens]: "Max tokens",
 };
 
-async function storedOverrides(): Promise<Partial<Record<EditableLlmField, string>>> {
-  const rows = await getSql().query<{ key: string; value: string }>(`SELECT "key", "value" FROM "Setting" WHERE "key" LIKE 'llm.%'`);
+async function storedOverrides(db: SqlExecutor = getSql()): Promise<Partial<Record<EditableLlmField, string>>> {
+  const rows = await db.query<{ key: string; value: string }>(`SELECT "key", "value" FROM "Setting" WHERE "key" LIKE 'llm.%'`);
   const out: Partial<Record<EditableLlmField, string>> = {};
   for (const row of rows) {
     const field = row.key.slice(PREFIX.length) as EditableLlmField;
@@ -63,37 +66,64 @@ export async function describeLlmSettings(): Promise<LlmSettingsView> {
   };
 }
 
+export interface SettingsAuditor {
+  actor: Actor;
+  ip?: string | null;
+}
+
 /**
  * Save overrides (a field set to null or "" goes back to the environment's value). Validated as
- * a whole before anything is written, so a bad value changes nothing.
+ * a whole before anything is written, so a bad value changes nothing and is not audited; with
+ * `audit`, the `settings.update` event is written in the same transaction as the values.
  */
-export async function saveLlmSettings(changes: Partial<Record<EditableLlmField, string | null>>): Promise<LlmSettingsView> {
-  const next = { ...(await storedOverrides()) };
-  for (const [field, value] of Object.entries(changes) as [EditableLlmField, string | null | undefined][]) {
+export async function saveLlmSettings(changes: Partial<Record<EditableLlmField, string | null>>, audit?: SettingsAuditor): Promise<LlmSettingsView> {
+  for (const field of Object.keys(changes)) {
     if (!(EDITABLE_LLM_FIELDS as readonly string[]).includes(field)) throw new AppError("INVALID_INPUT", `unknown setting ${field}`);
-    if (value === undefined) continue;
-    if (value === null || value.trim() === "") delete next[field];
-    else next[field] = value.trim();
   }
+  const now = new Date();
+  const fields = Object.keys(changes);
+  await getSql().transaction(async (tx) => {
+    // Read-modify-write of several rows: one save at a time, or two saves at once would each
+    // overwrite (or, on PostgreSQL, collide with) the other's rows. SQLite's write transactions
+    // are serialised already.
+    if (tx.dialect === "postgres") await tx.execute(`SELECT pg_advisory_xact_lock(?)`, [SETTINGS_LOCK]);
+    const next = { ...(await storedOverrides(tx)) };
+    for (const [field, value] of Object.entries(changes) as [EditableLlmField, string | null | undefined][]) {
+      if (value === undefined) continue;
+      if (value === null || value.trim() === "") delete next[field];
+      else next[field] = value.trim();
+    }
+    validate(next);
+    await tx.execute(`DELETE FROM "Setting" WHERE "key" LIKE 'llm.%'`);
+    for (const [field, value] of Object.entries(next)) {
+      await tx.execute(`INSERT INTO "Setting" ("key", "value", "updatedAt") VALUES (?, ?, ?)`, [PREFIX + field, value, now]);
+    }
+    if (audit) {
+      await recordAudit(
+        audit.actor,
+        { action: "settings.update", summary: `changed the LLM settings: ${fields.join(", ") || "nothing"}`, targetType: "settings", targetId: "llm", details: { fields }, ip: audit.ip },
+        tx,
+      );
+    }
+  });
+  return describeLlmSettings();
+}
+
+/** pg_advisory_xact_lock key of the LLM settings (any fixed number no other lock uses). */
+const SETTINGS_LOCK = 0x5e771;
+
+/** The merged settings must be valid as a whole; errors name the page's labels, not variables. */
+function validate(overrides: Partial<Record<EditableLlmField, string>>): void {
   try {
-    readLlmSettings(mergedEnv(next));
+    readLlmSettings(mergedEnv(overrides));
   } catch (error) {
     if (error instanceof AppError) {
-      // The page shows field labels, not environment variable names.
       let message = error.message.replace("Invalid LLM settings: ", "");
       for (const [variable, label] of Object.entries(FIELD_LABELS)) message = message.split(variable).join(label);
       throw new AppError("INVALID_INPUT", message, error.details);
     }
     throw error;
   }
-  const now = new Date();
-  await getSql().transaction(async (tx) => {
-    await tx.execute(`DELETE FROM "Setting" WHERE "key" LIKE 'llm.%'`);
-    for (const [field, value] of Object.entries(next)) {
-      await tx.execute(`INSERT INTO "Setting" ("key", "value", "updatedAt") VALUES (?, ?, ?)`, [PREFIX + field, value, now]);
-    }
-  });
-  return describeLlmSettings();
 }
 
 export interface ConnectionCheck {
@@ -105,15 +135,33 @@ export interface ConnectionCheck {
   detail: string;
 }
 
-/** Send one tiny judgement prompt through the configured provider and report what happened. */
-export async function checkLlmConnection(): Promise<ConnectionCheck> {
+/**
+ * Send one tiny judgement prompt through the provider and report what happened: the saved
+ * settings, or with `changes` the form's unsaved values over them (validated as a save would,
+ * nothing written) — a person tests what they typed before saving it.
+ */
+export async function checkLlmConnection(options: { changes?: Partial<Record<EditableLlmField, string | null>> } = {}): Promise<ConnectionCheck> {
   const { getProvider } = await import("./index");
   const { buildJudgePrompt } = await import("../../loop/prompts");
   const { KnowledgeGraph } = await import("../../graph/model");
-  const settings = await getEffectiveLlmSettings();
+  let settings = await getEffectiveLlmSettings();
+  const changes = options.changes;
+  if (changes && Object.keys(changes).length > 0) {
+    for (const field of Object.keys(changes)) {
+      if (!(EDITABLE_LLM_FIELDS as readonly string[]).includes(field)) throw new AppError("INVALID_INPUT", `unknown setting ${field}`);
+    }
+    const next = { ...(await storedOverrides()) };
+    for (const [field, value] of Object.entries(changes) as [EditableLlmField, string | null | undefined][]) {
+      if (value === undefined) continue;
+      if (value === null || value.trim() === "") delete next[field];
+      else next[field] = value.trim();
+    }
+    validate(next);
+    settings = readLlmSettings(mergedEnv(next));
+  }
   const started = performance.now();
   try {
-    const provider = await getProvider(settings.provider);
+    const provider = await getProvider(settings.provider, changes ? { settings } : {});
     const question = "Is Refinery connected to this model?";
     const result = await provider.complete({
       task: "judge",

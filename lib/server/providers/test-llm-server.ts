@@ -35,6 +35,12 @@ export interface ScriptedResponse {
   delayMs?: number;
   /** Send the status, headers and body so far, but never end the response. */
   stallBody?: boolean;
+  /**
+   * Push a completion this many bytes long, generated in chunks as the client reads (never held
+   * whole in memory), without Content-Length unless `declareLength`. For response-size caps.
+   */
+  streamBytes?: number;
+  declareLength?: boolean;
 }
 
 /** "hang": never answer (until the client gives up or the server closes); "drop": reset the connection. */
@@ -93,6 +99,34 @@ export function sequence(...replies: ScriptedReply[]): TestLlmHandler {
   };
 }
 
+/** Write a `total`-byte completion in 64 KiB chunks, waiting for the client (backpressure). */
+async function pushBytes(res: http.ServerResponse, total: number, reply: ScriptedResponse): Promise<void> {
+  const head = Buffer.from('{"choices":[{"index":0,"message":{"role":"assistant","content":"');
+  const tail = Buffer.from('"},"finish_reason":"stop"}]}');
+  const filler = Buffer.alloc(64 * 1024, "x");
+  const headers: Record<string, string> = { "content-type": "application/json", ...reply.headers };
+  if (reply.declareLength) headers["content-length"] = String(total);
+  res.writeHead(reply.status ?? 200, headers);
+  let left = total - head.length - tail.length;
+  if (!res.write(head)) await new Promise((resolve) => res.once("drain", resolve));
+  while (left > 0 && !res.destroyed) {
+    const chunk = left >= filler.length ? filler : filler.subarray(0, left);
+    left -= chunk.length;
+    if (!res.write(chunk)) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          res.off("drain", done);
+          res.off("close", done);
+          resolve();
+        };
+        res.on("drain", done);
+        res.on("close", done);
+      });
+    }
+  }
+  if (!res.destroyed) res.end(tail);
+}
+
 export async function startTestLlmServer(options: { handler: TestLlmHandler }): Promise<TestLlmServer> {
   const requests: RecordedRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -101,6 +135,7 @@ export async function startTestLlmServer(options: { handler: TestLlmHandler }): 
 
   const send = (res: http.ServerResponse, reply: ScriptedResponse) => {
     if (res.destroyed || res.writableEnded) return;
+    if (reply.streamBytes !== undefined) return void pushBytes(res, reply.streamBytes, reply);
     const payload = reply.body === undefined ? "" : typeof reply.body === "string" ? reply.body : JSON.stringify(reply.body);
     const headers: Record<string, string> = { "content-type": "application/json", ...reply.headers };
     res.writeHead(reply.status ?? 200, headers);

@@ -1,4 +1,3 @@
-import { recordAudit } from "@/lib/server/audit";
 import { deleteSession } from "@/lib/server/auth/delete-session";
 import { clientIp } from "@/lib/server/auth/request-info";
 import { requireSessionUser } from "../../_lib/auth";
@@ -11,8 +10,7 @@ export const runtime = "nodejs";
 export async function POST(request: Request) {
   return handle(async () => {
     const actor = await requireSessionUser(request, "read");
-    await deleteSession({ sessionId: actor.sessionId });
-    await recordAudit(actor, { action: "auth.logout", summary: "signed out", targetType: "session", ip: clientIp(request) });
+    await deleteSession({ sessionId: actor.sessionId, actor, ip: clientIp(request) });
     return signedOutResponse(request, { signedOut: true });
   });
 }

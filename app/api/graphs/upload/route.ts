@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { ImportReport } from "@/components/api/types";
 import { AppError } from "@/lib/errors";
-import { importGraphFromText } from "@/lib/server/import-graph";
-import { checkSize, decodeText, MAX_INPUT_BYTES } from "@/lib/server/read-input";
 import { recordImport } from "@/lib/server/record-import";
+import { importUpload, type UploadInput } from "@/lib/server/upload/import-upload";
+import { readUploadForm } from "@/lib/server/upload/read-upload-form";
 import { requireActor } from "../../_lib/auth";
 import { respond } from "../../_lib/respond";
 
@@ -15,27 +15,30 @@ const uploadFields = z.object({
   format: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(["graphify", "triples"]).optional()),
 });
 
-/** Multipart upload of one graph.json or triple file (form fields: file, name, format). */
+/**
+ * Multipart upload (form fields: name, format, and either `file` — graph.json, a triple file or
+ * a project `.zip` — or `files` with `paths`, a folder's files and their relative paths).
+ */
 export async function POST(request: Request) {
   return respond<ImportReport>(
     async () => {
       const actor = await requireActor(request, "import");
-      // Refuse before buffering anything when the client says up front that it is too big.
-      const declared = Number(request.headers.get("content-length") ?? "0");
-      if (declared > MAX_INPUT_BYTES + 64 * 1024) checkSize(declared, "the upload");
-      let form: FormData;
-      try {
-        form = await request.formData();
-      } catch {
-        throw new AppError("INVALID_INPUT", "send the file as multipart/form-data with a 'file' field");
-      }
-      const file = form.get("file");
-      if (!(file instanceof File)) throw new AppError("INVALID_INPUT", "choose a file to upload (form field 'file')");
-      checkSize(file.size, file.name);
+      // Counted while it streams: a body without Content-Length stops at the limit (413).
+      const form = await readUploadForm(request);
       const fields = uploadFields.parse({ name: form.get("name"), format: form.get("format") });
-      const text = decodeText(new Uint8Array(await file.arrayBuffer()), file.name);
-      const name = fields.name ?? file.name.replace(/\.[^.]+$/, "");
-      return recordImport(actor, await importGraphFromText({ name, fileName: file.name, text, format: fields.format }));
+      const file = form.get("file");
+      const files = form.getAll("files").filter((f): f is File => f instanceof File);
+      let input: UploadInput;
+      if (files.length > 0) {
+        const paths = form.getAll("paths").map(String);
+        if (paths.length !== files.length) throw new AppError("INVALID_INPUT", `a folder upload needs one 'paths' entry per file (${files.length} files, ${paths.length} paths)`);
+        input = { kind: "folder", files: files.map((f, i) => ({ file: f, path: paths[i] ?? f.name })) };
+      } else if (file instanceof File) {
+        input = { kind: "file", file };
+      } else {
+        throw new AppError("INVALID_INPUT", "choose a file or a folder to upload (form field 'file', or 'files' with 'paths')");
+      }
+      return recordImport(actor, await importUpload({ input, fields, actor }));
     },
     { status: 201 },
   );

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { describeLlmSettings, saveLlmSettings } from "@/lib/server/providers/settings-store";
-import { recordAudit } from "@/lib/server/audit";
+import { clientIp } from "@/lib/server/auth/request-info";
 import { requireActor } from "../../_lib/auth";
 import { readJson } from "../../_lib/read-json";
 import { respond } from "../../_lib/respond";
@@ -36,8 +36,7 @@ export async function PUT(request: Request) {
   return respond(async () => {
     const actor = await requireActor(request, "admin");
     const input = body.parse(await readJson(request));
-    const saved = saveLlmSettings(input);
-    await recordAudit(actor, { action: "settings.update", summary: `changed the LLM settings: ${Object.keys(input).join(", ") || "nothing"}`, targetType: "settings", targetId: "llm", details: { fields: Object.keys(input) } });
-    return saved;
+    // The audit event is written in the settings' own transaction, and only if they were valid.
+    return await saveLlmSettings(input, { actor, ip: clientIp(request) });
   });
 }

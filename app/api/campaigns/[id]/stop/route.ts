@@ -1,0 +1,19 @@
+import { stopCampaign } from "@/lib/server/campaigns";
+import { campaignParams } from "@/lib/server/campaigns-requests";
+import { requireActor } from "../../../_lib/auth";
+import { respond } from "../../../_lib/respond";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** Asks a running campaign to halt; it keeps its iterations and submits its best one. */
+export async function POST(request: Request, ctx: { params: Promise<{ id: string }> }) {
+  return respond(
+    async () => {
+      await requireActor(request, "propose");
+      const { id } = campaignParams.parse(await ctx.params);
+      return stopCampaign(id);
+    },
+    { status: 202 },
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * The README's screenshots, taken from a fresh demo: the demo project imported, its suggested
+ * questions run with the heuristic provider (as `npm run demo` does), one HIGH change applied;
+ * then the review queue, a proposal, a run and a version diff at 1440×900 and 390×844, written
+ * to docs/screenshots/. Re-run with `npx playwright test e2e/screenshots.spec.ts` after a build.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { DEMO_QUESTIONS } from "../demo/questions";
+import { runQuestion, seedAppliedProposal } from "./review-helpers";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const demo = path.resolve(here, "..", "demo", "httpx");
+const out = path.resolve(here, "..", "docs", "screenshots");
+const GRAPH = "httpx-demo";
+const VIEWPORTS = [
+  { name: "desktop", width: 1440, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+let runIds: string[] = [];
+let proposalId = "";
+let version = 0;
+
+async function shoot(page: Page, url: string, file: string, ready: (page: Page) => Promise<void>): Promise<void> {
+  for (const v of VIEWPORTS) {
+    await page.setViewportSize({ width: v.width, height: v.height });
+    await page.goto(url);
+    await ready(page);
+    // Let fonts and the graph layout settle before the picture.
+    await page.waitForLoadState("networkidle");
+    await page.screenshot({ path: path.join(out, `${file}-${v.name}.png`) });
+  }
+}
+
+test.describe.serial("README screenshots from a fresh demo", () => {
+  test.beforeAll(async ({ request }) => {
+    const imported = await request.post("/api/graphs", { data: { path: demo, name: GRAPH } });
+    expect(imported.status(), await imported.text()).toBe(201);
+    runIds = [];
+    for (const question of DEMO_QUESTIONS) runIds.push(await runQuestion(request, GRAPH, question));
+    const mockRun = runIds[DEMO_QUESTIONS.indexOf("How is MockTransport related to BaseTransport?")] ?? "";
+    const page = (await (await request.get(`/api/proposals?run=${mockRun}`)).json()) as { proposals: { id: string }[] };
+    proposalId = page.proposals[0]?.id ?? "";
+    expect(proposalId).not.toBe("");
+    ({ version } = seedAppliedProposal(GRAPH, "How is HTTPTransport related to ConnectionPool?", [
+      { type: "insert_edge", subject: "HTTPTransport", relation: "uses", object: "ConnectionPool" },
+    ]));
+  });
+
+  test("the review queue", async ({ page }) => {
+    await shoot(page, "/review", "queue", async (p) => {
+      await expect(p.getByTestId("queue-row").first()).toBeVisible();
+    });
+  });
+
+  test("a proposal", async ({ page }) => {
+    await shoot(page, `/proposals/${proposalId}`, "proposal", async (p) => {
+      await expect(p.getByTestId("action-card").first()).toBeVisible();
+    });
+  });
+
+  test("a run", async ({ page }) => {
+    const runId = runIds[DEMO_QUESTIONS.indexOf("How is MockTransport related to BaseTransport?")] ?? runIds[0] ?? "";
+    await shoot(page, `/runs/${runId}`, "run", async (p) => {
+      await expect(p.locator("main")).toContainText("MockTransport");
+    });
+  });
+
+  test("a version diff", async ({ page }) => {
+    await shoot(page, `/graphs/${GRAPH}/versions/${version}`, "diff", async (p) => {
+      await expect(p.getByTestId("diff-canvas-area")).toBeVisible();
+    });
+  });
+});

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "ProposalAction" ADD COLUMN "obsoleteIn" INTEGER;
+ALTER TABLE "ProposalAction" ADD COLUMN "obsoleteReason" TEXT;
+
