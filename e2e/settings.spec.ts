@@ -11,7 +11,7 @@ test("the settings page shows the offline provider and refuses a bad endpoint wi
   await page.getByLabel("Provider").selectOption("openai");
   await page.getByLabel("Base URL").fill("ftp://not-http");
   await page.getByLabel("Model").fill("deeprefine-8b");
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.locator(".form-error")).toContainText("Base URL must be an http(s) URL");
   await page.screenshot({ path: path.join(artifacts, "settings.png"), fullPage: true });
   const saved = (await (await request.get("/api/settings/llm")).json()) as { effective: { provider: string }; overridden: string[] };

@@ -1,27 +1,32 @@
 /**
  * An audit event written through the raw SQL executor, for changes committed there (a new graph
- * version): the event is part of the change's own transaction, as recordAudit is for Prisma's.
+ * version, an import in its worker): the event is part of the change's own transaction.
+ * `recordAudit` (audit.ts) takes either transaction and comes here for the raw one; this module
+ * imports no Prisma, so an import worker can load it.
  */
 import type { Actor } from "../auth/permissions";
 import { accountIdOf, actorLabel } from "../auth/permissions";
 import type { AuditInput } from "./audit";
 import type { SqlExecutor } from "./sql";
 
+/** The row of an audit event (the Prisma and the raw path write the same). */
+export function auditRow(actor: Actor, input: AuditInput) {
+  return {
+    actorKind: actor.kind,
+    actorId: accountIdOf(actor),
+    actorName: actorLabel(actor),
+    action: input.action,
+    graphName: input.graphName ?? null,
+    targetType: input.targetType ?? null,
+    targetId: input.targetId === undefined || input.targetId === null ? null : String(input.targetId),
+    summary: input.summary,
+    details: input.details ? JSON.stringify(input.details) : null,
+    ip: input.ip ?? null,
+  };
+}
+
 export async function recordAuditSql(db: SqlExecutor, actor: Actor, input: AuditInput): Promise<void> {
-  await db.execute(
-    `INSERT INTO "AuditEvent" ("at", "actorKind", "actorId", "actorName", "action", "graphName", "targetType", "targetId", "summary", "details", "ip") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      new Date(),
-      actor.kind,
-      accountIdOf(actor),
-      actorLabel(actor),
-      input.action,
-      input.graphName ?? null,
-      input.targetType ?? null,
-      input.targetId === undefined || input.targetId === null ? null : String(input.targetId),
-      input.summary,
-      input.details ? JSON.stringify(input.details) : null,
-      input.ip ?? null,
-    ],
-  );
+  const row = auditRow(actor, input);
+  const columns = ["at", ...Object.keys(row)];
+  await db.execute(`INSERT INTO "AuditEvent" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, [new Date(), ...Object.values(row)]);
 }

@@ -5,7 +5,7 @@
  * event exists exactly when the change does.
  */
 import type { Actor } from "../auth/permissions";
-import { accountIdOf, actorLabel } from "../auth/permissions";
+import { auditRow, recordAuditSql } from "./audit-sql";
 import { getDb } from "./db";
 import type { Prisma } from "./generated/prisma/client";
 import type { SqlExecutor } from "./sql";
@@ -62,22 +62,8 @@ export interface AuditInput {
  * transaction client, or sql.ts's executor inside `getSql().transaction` (raw-SQL writes).
  */
 export async function recordAudit(actor: Actor, input: AuditInput, tx: Prisma.TransactionClient | SqlExecutor = getDb()): Promise<void> {
-  const row = {
-    actorKind: actor.kind,
-    actorId: accountIdOf(actor),
-    actorName: actorLabel(actor),
-    action: input.action,
-    graphName: input.graphName ?? null,
-    targetType: input.targetType ?? null,
-    targetId: input.targetId === undefined || input.targetId === null ? null : String(input.targetId),
-    summary: input.summary,
-    details: input.details ? JSON.stringify(input.details) : null,
-    ip: input.ip ?? null,
-  };
-  if ("dialect" in tx) {
-    const columns = ["at", ...Object.keys(row)];
-    await tx.execute(`INSERT INTO "AuditEvent" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES (${columns.map(() => "?").join(", ")})`, [new Date(), ...Object.values(row)]);
-    return;
-  }
-  await tx.auditEvent.create({ data: row });
+
+  // The raw path lives in audit-sql.ts, which an import worker loads without Prisma.
+  if ("dialect" in tx) return recordAuditSql(tx, actor, input);
+  await tx.auditEvent.create({ data: auditRow(actor, input) });
 }

@@ -6,7 +6,6 @@
  * the base version): the live graph changes only when people approve the proposal. After a
  * restart, campaigns whose process is gone are marked interrupted with their iterations intact.
  */
-import os from "node:os";
 import type { Actor } from "../auth/permissions";
 import { accountIdOf, actorLabel } from "../auth/permissions";
 import { createCampaignRunner } from "../campaign/create-campaign-runner";
@@ -26,6 +25,9 @@ import type { ProviderName } from "./providers";
 import { getProvider } from "./providers";
 import { findQuestions } from "./questions";
 import { findLabelThresholds } from "./review-calibration";
+import { HEARTBEAT_MS, PROCESS_OWNER, isAbandoned } from "./leases";
+
+export { PROCESS_OWNER };
 
 export type CampaignStatus = "running" | "finished" | "stopped" | "failed" | "interrupted";
 
@@ -62,9 +64,6 @@ export interface CampaignDetails extends CampaignSummary {
   worklog: WorklogEntry[];
 }
 
-export const PROCESS_OWNER = `${process.pid}@${os.hostname()}`;
-const HEARTBEAT_MS = 5_000;
-const STALE_AFTER_MS = 120_000;
 const INTERRUPTED_ERROR = "the process running it stopped before it finished (restart or crash); its iterations are kept";
 
 // Campaigns this process runs, with their stop switches. On globalThis: Next.js may load this module twice.
@@ -319,15 +318,6 @@ export async function findCampaigns(options: { graph?: string; limit?: number } 
   return rows.map((r) => summaryOf(r, r.iterations));
 }
 
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as { code?: string }).code === "EPERM";
-  }
-}
-
 /**
  * After a restart: campaigns left "running" by a process that is gone become "interrupted",
  * their iterations and worklog kept (the same liveness rules as runs: silent past the lease,
@@ -336,15 +326,7 @@ function isProcessAlive(pid: number): boolean {
 export async function markInterruptedCampaigns(now = Date.now()): Promise<number> {
   const db = getDb();
   const running = await db.campaign.findMany({ where: { status: "running" }, select: { id: true, owner: true, heartbeatAt: true } });
-  const host = os.hostname();
-  const dead = running.filter((r) => {
-    const silentFor = now - r.heartbeatAt.getTime();
-    if (silentFor > STALE_AFTER_MS) return true;
-    if (silentFor <= 3 * HEARTBEAT_MS) return false;
-    if (r.owner === PROCESS_OWNER) return !live.has(r.id);
-    const [pid, owner] = (r.owner ?? "").split("@");
-    return owner === host && !!pid && /^\d+$/.test(pid) && !isProcessAlive(Number(pid));
-  });
+  const dead = running.filter((r) => isAbandoned(r, now, live.has(r.id)));
   if (dead.length === 0) return 0;
   await db.campaign.updateMany({ where: { id: { in: dead.map((r) => r.id) }, status: "running" }, data: { status: "interrupted", error: INTERRUPTED_ERROR, finishedAt: new Date(now) } });
   return dead.length;

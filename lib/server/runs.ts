@@ -4,7 +4,6 @@
  * transaction — so a crash or restart mid-run leaves the steps done so far and no
  * half-written proposal. Runs execute in the calling process (server or CLI).
  */
-import os from "node:os";
 import type { Actor } from "../auth/permissions";
 import { SYSTEM_ACTOR, accountIdOf, actorLabel } from "../auth/permissions";
 import { AppError } from "../errors";
@@ -24,6 +23,7 @@ import { addQuestions, findQuestions, getQuestion } from "./questions";
 import { publishRunEvent } from "./run-events";
 import type { ActionReview } from "../review/types";
 import { plural } from "../text/plural";
+import { HEARTBEAT_MS, PROCESS_OWNER, STALE_AFTER_MS, isAbandoned } from "./leases";
 
 interface ProposalContext {
   graph: string;
@@ -33,7 +33,8 @@ interface ProposalContext {
   question: string;
 }
 
-export const PROCESS_OWNER = `${process.pid}@${os.hostname()}`;
+/** This process as the owner of the runs it starts (leases.ts). */
+export { PROCESS_OWNER };
 
 // Runs this process started and has not finished. On globalThis: Next.js may load this module
 // more than once per process.
@@ -99,10 +100,7 @@ export interface StartedRun {
   done: Promise<RunDetails>;
 }
 
-const HEARTBEAT_MS = 5_000;
 const INTERRUPTED_ERROR = "the process running it stopped before it finished (restart or crash)";
-/** Runs of another host are considered dead after this long without a heartbeat. */
-const STALE_AFTER_MS = 120_000;
 
 export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   const db = getDb();
@@ -408,15 +406,6 @@ export async function findRuns(options: { graph?: string; limit?: number }): Pro
   return rows.map((r) => summaryOf(r, r.graph.name, r._count.steps, { answeredAt: r.steps[0]?.step ?? null, applied: r.proposals.reduce((n, p) => n + p.actions.length, 0) }));
 }
 
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as { code?: string }).code === "EPERM";
-  }
-}
-
 /**
  * After a restart: runs left "running" by a process that is gone become "interrupted". Their
  * steps stay; they never got a proposal, because actions are only written with the final
@@ -430,16 +419,7 @@ function isProcessAlive(pid: number): boolean {
 export async function markInterruptedRuns(now = Date.now()): Promise<number> {
   const db = getDb();
   const running = await db.run.findMany({ where: { status: "running" }, select: { id: true, owner: true, heartbeatAt: true } });
-  const host = os.hostname();
-  const dead = running.filter((r) => {
-    const silentFor = now - r.heartbeatAt.getTime();
-    if (silentFor > STALE_AFTER_MS) return true;
-    // Quiet for a few heartbeats: not one just being inserted, nor a live process's.
-    if (silentFor <= 3 * HEARTBEAT_MS) return false;
-    if (r.owner === PROCESS_OWNER) return !liveRuns.has(r.id);
-    const [pid, owner] = (r.owner ?? "").split("@");
-    return owner === host && !!pid && /^\d+$/.test(pid) && !isProcessAlive(Number(pid));
-  });
+  const dead = running.filter((r) => isAbandoned(r, now, liveRuns.has(r.id)));
   if (dead.length === 0) return 0;
   await db.run.updateMany({
     where: { id: { in: dead.map((r) => r.id) }, status: "running" },
