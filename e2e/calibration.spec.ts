@@ -16,6 +16,13 @@ const GRAPH = "httpx-calibration";
 const STATED: Action = { type: "insert_edge", subject: "Client", relation: "calls", object: "_build_request" };
 const MADE_UP: Action = { type: "insert_edge", subject: "Timeout", relation: "calls", object: "DigestAuth" };
 const DELETE: Action = { type: "delete_edge", subject: "Timeout", relation: "uses", object: "Request" };
+// The pending proposal asks the same kinds with the same labels about other nodes: a copy of a
+// decided action would be merged with it in the queue and made obsolete by its apply.
+const PENDING: Action[] = [
+  { type: "insert_edge", subject: "AsyncClient", relation: "calls", object: "_build_request" },
+  { type: "insert_edge", subject: "Limits", relation: "calls", object: "DigestAuth" },
+  { type: "delete_edge", subject: "Limits", relation: "uses", object: "Request" },
+];
 
 let decidedIds: string[] = [];
 let pendingId = "";
@@ -49,7 +56,7 @@ test.describe.serial("scores and decision statistics", () => {
     });
     expect(policy.status(), await policy.text()).toBe(200);
     // All reviewed against the same version, so the pending copies carry the decided ones' labels.
-    const ids = seedProposals(GRAPH, [{ actions: [STATED] }, { actions: [MADE_UP] }, { actions: [DELETE] }, { question: "e2e: calibration", actions: [STATED, MADE_UP, DELETE] }]);
+    const ids = seedProposals(GRAPH, [{ actions: [STATED] }, { actions: [MADE_UP] }, { actions: [DELETE] }, { question: "e2e: calibration", actions: PENDING }]);
     decidedIds = ids.slice(0, 3);
     pendingId = ids[3] ?? "";
   });

@@ -84,10 +84,11 @@ export async function runQuestion(request: APIRequestContext, graph: string, que
 /** 10 varied actions between the graph's hubs: inserts, deletes of stored edges, renames. */
 export function bulkActions(labels: string[], round: number): Action[] {
   const pick = (i: number) => labels[(round * 7 + i * 3) % labels.length] ?? "Client";
+  // Every action distinct across rounds: the queue merges copies of one action into one row.
   return Array.from({ length: 10 }, (_, i): Action => {
-    if (i % 5 === 3) return { type: "delete_edge", subject: pick(i), relation: "calls", object: pick(i + 1) };
+    if (i % 5 === 3) return { type: "delete_edge", subject: pick(i), relation: `calls_${round}`, object: pick(i + 1) };
     if (i % 5 === 4) return { type: "replace_node", old: pick(i), new: `${pick(i)} (renamed ${round}.${i})` };
-    return { type: "insert_edge", subject: pick(i), relation: i % 2 === 0 ? "uses" : `relates_to_${round}`, object: pick(i + 5) };
+    return { type: "insert_edge", subject: pick(i), relation: i % 2 === 0 ? `uses_${round}_${i}` : `relates_to_${round}_${i}`, object: pick(i + 5) };
   });
 }
 
