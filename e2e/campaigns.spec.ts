@@ -12,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "@playwright/test";
 import { expect, test } from "@playwright/test";
 import { DEMO_QUESTIONS } from "../demo/questions";
+import { MAX_CAMPAIGN_QUESTIONS as MAX_QUESTIONS } from "../lib/campaign/parse-campaign-questions";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const artifacts = path.join(here, "artifacts");
@@ -19,10 +20,10 @@ const demo = path.resolve(here, "..", "demo", "httpx", "graph.json");
 const GRAPH = "campaign-httpx";
 const DECISIONS = /^(BASELINE|ACCEPT|REVERT|HALT_PLATEAU|HALT_TARGET_MET|NOTHING_TO_FIX|ERROR)$/;
 
-/** Many distinct questions about the demo graph's classes: enough work that a campaign is still running when Stop is pressed. */
+/** The most questions a campaign takes, all distinct, about the demo graph's nodes: enough work that a campaign is still running when Stop is pressed. */
 function manyQuestions(): string[] {
   const graph = JSON.parse(fs.readFileSync(demo, "utf8")) as { nodes: { label?: string }[] };
-  const names = [...new Set(graph.nodes.map((n) => n.label ?? "").filter((l) => /^[A-Z]\w+$/.test(l)))];
+  const names = [...new Set(graph.nodes.map((n) => n.label ?? "").filter((l) => /^[A-Za-z_.][\w.()]*$/.test(l)))];
   const templates = [
     "What does {} inherit from?",
     "What does {} call?",
@@ -39,15 +40,15 @@ function manyQuestions(): string[] {
     "Which file imports {}?",
     "What does {} depend on?",
   ];
-  return templates.flatMap((t) => names.map((n) => t.replace("{}", n)));
+  return templates.flatMap((t) => names.map((n) => t.replace("{}", n))).slice(0, MAX_QUESTIONS);
 }
 
 async function openStartForm(page: Page) {
   await page.goto("/campaigns");
   const form = page.getByTestId("start-campaign");
   await expect(form).toBeVisible();
-  await form.getByLabel("Graph").selectOption(GRAPH);
-  await form.getByLabel("Provider").selectOption("heuristic");
+  await form.getByRole("combobox", { name: /^Graph/ }).selectOption(GRAPH);
+  await form.getByRole("combobox", { name: /^Provider/ }).selectOption("heuristic");
   return form;
 }
 
@@ -119,10 +120,10 @@ test.describe.serial("refinement campaigns", () => {
     await expect(rows.first()).toHaveAttribute("data-decision", "BASELINE");
     const chart = page.getByTestId("campaign-trajectory");
     await expect(chart.locator("circle")).toHaveCount(count);
-    const caption = (await chart.locator("figcaption").textContent()) ?? "";
+    const caption = (await chart.locator("svg").getAttribute("aria-label")) ?? "";
     expect(caption).toMatch(/^iter0 \d+\.\d (Reject|Major|Minor|Accept) → iter1 \d+\.\d (Reject|Major|Minor|Accept)/);
     expect(caption.split(" → ")).toHaveLength(count);
-    expect(await chart.locator("svg").getAttribute("aria-label")).toBe(caption);
+    await expect(chart.locator("figcaption")).toContainText(caption);
     const worklog = page.getByTestId("worklog-entry");
     await expect(worklog).toHaveCount(count);
     for (let i = 0; i < count; i++) {
@@ -180,7 +181,7 @@ test.describe.serial("refinement campaigns", () => {
   test("Stop halts a running campaign and keeps its iterations", async ({ page, request }) => {
     test.setTimeout(180_000);
     const questions = manyQuestions();
-    expect(questions.length).toBeGreaterThan(500);
+    expect(questions.length).toBe(MAX_QUESTIONS);
     const form = await openStartForm(page);
     await form.getByLabel(/pasted here/).check();
     await form.locator("textarea").fill(questions.join("\n"));
@@ -191,22 +192,23 @@ test.describe.serial("refinement campaigns", () => {
 
     const view = page.getByTestId("campaign-page");
     await expect(view).toHaveAttribute("data-status", "running");
-    await expect(page.getByRole("status")).toContainText("the live graph does not change");
-    // Wait for the baseline, so that Stop is pressed while an iteration runs.
-    await expect(page.getByTestId("campaign-iteration-row").first()).toHaveAttribute("data-decision", "BASELINE", { timeout: 120_000 });
-    await expect(view).toHaveAttribute("data-status", "running");
-    await page.screenshot({ path: path.join(artifacts, "campaign-running.png") });
+    await expect(view.getByRole("status")).toContainText("the live graph does not change");
     await page.getByTestId("campaign-stop").click();
+    await page.screenshot({ path: path.join(artifacts, "campaign-stopping.png") });
     await expect(view).toHaveAttribute("data-status", "stopped", { timeout: 60_000 });
     await expect(page.getByTestId("campaign-status")).toHaveText("stopped");
     await expect(view.locator("header")).toContainText("halted: stopped");
     await expect(page.getByTestId("campaign-stop")).toHaveCount(0);
-    await expect(page.getByTestId("worklog-entry").first()).toHaveAttribute("data-decision", "BASELINE");
 
-    const stored = (await (await request.get(`/api/campaigns/${encodeURIComponent(campaignId)}`)).json()) as { status: string; iterations: number; haltedBecause: string };
-    expect(stored).toMatchObject({ status: "stopped", haltedBecause: "stopped" });
-    expect(stored.iterations).toBeGreaterThanOrEqual(1);
+    // What it did before the stop is kept and shown: the iterations it finished (the baseline first), one worklog entry each.
+    const stored = (await (await request.get(`/api/campaigns/${encodeURIComponent(campaignId)}`)).json()) as { status: string; iterations: number; haltedBecause: string; questions: number };
+    expect(stored).toMatchObject({ status: "stopped", haltedBecause: "stopped", questions: MAX_QUESTIONS });
     expect(stored.iterations).toBeLessThan(21);
+    await expect(page.getByTestId("campaign-iteration-row")).toHaveCount(stored.iterations);
+    await expect(page.getByTestId("worklog-entry")).toHaveCount(stored.iterations);
+    if (stored.iterations > 0) await expect(page.getByTestId("worklog-entry").first()).toHaveAttribute("data-decision", "BASELINE");
+    else await expect(page.getByTestId("campaign-no-iterations")).toContainText("was stopped while the baseline was being scored");
+    await page.screenshot({ path: path.join(artifacts, "campaign-stopped.png") });
     const again = await request.post(`/api/campaigns/${encodeURIComponent(campaignId)}/stop`);
     expect(again.status()).toBe(409);
 

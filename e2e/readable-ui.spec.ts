@@ -30,6 +30,12 @@ test.describe.serial("readable names, compact proposals, graph admin", () => {
     [proposalId] = seedProposals(GRAPH, [{ question: "What does Client.get call?", actions: [...ACTIONS] }]) as [string];
   });
 
+  // The queue is global: this spec's proposal must not count in review.spec's queue totals.
+  test.afterAll(async ({ request }) => {
+    const removed = await request.delete(`/api/graphs/${GRAPH}`, { data: { confirm: GRAPH } });
+    expect(removed.status(), await removed.text()).toBe(200);
+  });
+
   test("the proposal names nodes by label, ids only in details, warnings as sentences, compact cards", async ({ page }) => {
     const seen = watchPage(page);
     await page.goto(`/proposals/${proposalId}`);
@@ -142,12 +148,20 @@ test.describe.serial("readable names, compact proposals, graph admin", () => {
 
   test("no sideways scroll on a phone", async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
+    const wide: string[] = [];
     for (const url of [`/proposals/${proposalId}`, `/graphs/${GRAPH}/questions`, `/graphs/${GRAPH}/runs`, `/graphs/${GRAPH}/versions`, "/review", "/settings", "/"]) {
       await page.goto(url);
       await page.waitForLoadState("networkidle");
-      const { scroll, client } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
-      expect(scroll, `${url} scrolls sideways`).toBeLessThanOrEqual(client);
+      const found = await page.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        if (document.documentElement.scrollWidth <= width) return null;
+        // Name the widest offender, so a failure says what to fix.
+        const culprit = [...document.querySelectorAll("body *")].filter((el) => el.getBoundingClientRect().right > width + 1).pop();
+        return `${document.documentElement.scrollWidth}px (${culprit ? `${culprit.tagName.toLowerCase()}.${String(culprit.className)}` : "?"})`;
+      });
+      if (found) wide.push(`${url}: ${found}`);
     }
+    expect(wide).toEqual([]);
     await page.goto(`/proposals/${proposalId}`);
     await page.screenshot({ path: path.join(artifacts, "proposal-390.png"), fullPage: true });
   });

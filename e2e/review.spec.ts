@@ -112,7 +112,7 @@ test.describe.serial("review queue, proposal page and approval", () => {
     await expect(page.getByTestId("run-link")).toHaveAttribute("href", `/runs/${runId}`);
     await expect(page.getByTestId("action-card")).toHaveCount(5);
     await expect(card(page, 0).getByTestId("confidence")).toHaveText("HIGH");
-    await expect(card(page, 0).getByTestId("action-headline")).toHaveText('Add a "calls" link from "Client" to "_build_request".');
+    await expect(card(page, 0).getByTestId("action-headline")).toHaveText('Add a "calls" link from "Client" to "._build_request()".'); // the node's label, not the name as written
     await expect(card(page, 0).getByTestId("reasons")).toContainText(/HIGH: score [01]\.\d\d ≥ [01]\.\d+: the code confirms it at/);
     const quote = card(page, 0).getByTestId("evidence-quote").first();
     await expect(quote).toContainText("request = self._build_request(method, url, **kwargs)");

@@ -2,7 +2,7 @@
  * The README's screenshots, taken from a fresh demo: the demo project imported, its suggested
  * questions run with the heuristic provider (as `npm run demo` does), one HIGH change applied;
  * then the review queue, a proposal, a run and a version diff at 1440×900 and 390×844, written
- * to docs/screenshots/. Re-run with `npx playwright test e2e/screenshots.spec.ts` after a build.
+ * to docs/screenshots/. Re-run with `npm run screenshots` after a build (not part of `npm test`).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";

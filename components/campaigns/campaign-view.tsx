@@ -81,15 +81,21 @@ export function CampaignView({ initialCampaign }: { initialCampaign: CampaignDet
         </div>
       ) : !running ? (
         <p className="muted" data-testid="campaign-no-proposal">
-          Nothing to propose: no accepted iteration scored above the baseline.
+          Nothing to propose: no accepted iteration scored above the baseline{campaign.status === "stopped" ? " before the stop" : ""}.
         </p>
       ) : null}
       <section className="card" aria-labelledby="trajectory-title">
         <h2 id="trajectory-title" className="card__title">
           Score trajectory
         </h2>
-        {campaign.iterationList.length > 0 ? <TrajectoryChart iterations={campaign.iterationList} bestIter={campaign.bestIter} /> : <p className="muted">Scoring the baseline…</p>}
-        <table className="table" data-testid="campaign-iterations">
+        {campaign.iterationList.length > 0 ? (
+          <TrajectoryChart iterations={campaign.iterationList} bestIter={campaign.bestIter} />
+        ) : (
+          <p className="muted" data-testid="campaign-no-iterations">
+            {running ? "Scoring the baseline…" : `No iteration finished: the campaign ${campaign.status === "stopped" ? "was stopped" : "ended"} while the baseline was being scored.`}
+          </p>
+        )}
+        <table className="table" data-testid="campaign-iterations" hidden={campaign.iterationList.length === 0}>
           <thead>
             <tr>
               <th>iter</th>
@@ -127,10 +133,14 @@ export function CampaignView({ initialCampaign }: { initialCampaign: CampaignDet
         <h2 id="worklog-title" className="card__title">
           Worklog (append-only)
         </h2>
+        {campaign.worklog.length === 0 ? <p className="muted small">Nothing yet: an entry is appended as each iteration finishes.</p> : null}
         <ol className="campaign-worklog small" data-testid="campaign-worklog">
           {campaign.worklog.map((e) => (
             <li key={e.iter} data-testid="worklog-entry" data-decision={e.decision}>
-              <span className="mono">{e.at}</span> iter {e.iter}: <strong>{e.decision}</strong> {e.overall.toFixed(1)} {e.band} — {e.reasons.join("; ")}
+              <span className="mono" title={e.at}>
+                {e.at.slice(11, 19)}
+              </span>{" "}
+              iter {e.iter}: <strong>{e.decision}</strong> {e.overall.toFixed(1)} {e.band} — {e.reasons.join("; ")}
               {e.actions.length ? ` · applied: ${e.actions.length}` : ""}
               {e.heldBack.length ? ` · held back: ${e.heldBack.length}` : ""}
             </li>

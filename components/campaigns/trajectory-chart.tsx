@@ -9,7 +9,15 @@ const BANDS: Array<{ band: Band; from: number; to: number }> = [
 
 const W = 560;
 const H = 200;
-const PAD = { left: 40, right: 16, top: 12, bottom: 28 };
+// The band names sit right of the plot, so no dot covers them; dots are inset from the plot's edges.
+const PAD = { left: 32, right: 56, top: 12, bottom: 28 };
+const INSET = 18;
+
+/** Kept (the baseline and accepted iterations: the line), reverted, or nothing tried (the state did not change). */
+function dotKind(it: CampaignIteration): "kept" | "reverted" | "unchanged" {
+  if (it.decision === "BASELINE" || it.accepted) return "kept";
+  return it.decision === "NOTHING_TO_FIX" ? "unchanged" : "reverted";
+}
 
 /**
  * The score trajectory: overall per iteration on the band backgrounds. Accepted iterations are
@@ -18,7 +26,7 @@ const PAD = { left: 40, right: 16, top: 12, bottom: 28 };
  */
 export function TrajectoryChart({ iterations, bestIter }: { iterations: CampaignIteration[]; bestIter: number | null }) {
   const n = Math.max(1, iterations.length - 1);
-  const x = (i: number) => PAD.left + ((W - PAD.left - PAD.right) * i) / n;
+  const x = (i: number) => PAD.left + INSET + ((W - PAD.left - PAD.right - 2 * INSET) * i) / n;
   const y = (score: number) => PAD.top + ((H - PAD.top - PAD.bottom) * (100 - score)) / 100;
   const kept = iterations.filter((it) => it.decision === "BASELINE" || it.accepted);
   const line = kept.map((it) => `${x(it.iter).toFixed(1)},${y(it.score.overall).toFixed(1)}`).join(" ");
@@ -28,7 +36,7 @@ export function TrajectoryChart({ iterations, bestIter }: { iterations: Campaign
         {BANDS.map((b) => (
           <g key={b.band}>
             <rect x={PAD.left} width={W - PAD.left - PAD.right} y={y(b.to)} height={y(b.from) - y(b.to)} className={`trajectory__band trajectory__band--${b.band.toLowerCase()}`} />
-            <text x={W - PAD.right - 4} y={y(b.to) + 12} textAnchor="end" className="trajectory__band-label">
+            <text x={W - PAD.right + 6} y={(y(b.to) + y(b.from)) / 2 + 4} textAnchor="start" className="trajectory__band-label">
               {b.band}
             </text>
           </g>
@@ -41,7 +49,7 @@ export function TrajectoryChart({ iterations, bestIter }: { iterations: Campaign
         <polyline points={line} className="trajectory__line" fill="none" />
         {iterations.map((it) => (
           <g key={it.iter}>
-            <circle cx={x(it.iter)} cy={y(it.score.overall)} r={it.iter === bestIter ? 6 : 4} className={`trajectory__dot trajectory__dot--${it.decision === "BASELINE" || it.accepted ? "kept" : "reverted"}`}>
+            <circle cx={x(it.iter)} cy={y(it.score.overall)} r={it.iter === bestIter ? 6 : 4} className={`trajectory__dot trajectory__dot--${dotKind(it)}`}>
               <title>{`iter ${it.iter}: ${it.score.overall.toFixed(1)} ${it.score.band} (${it.decision})`}</title>
             </circle>
             <text x={x(it.iter)} y={H - 8} textAnchor="middle" className="trajectory__tick">
@@ -50,7 +58,24 @@ export function TrajectoryChart({ iterations, bestIter }: { iterations: Campaign
           </g>
         ))}
       </svg>
-      <figcaption className="small">{trajectoryText(iterations)}</figcaption>
+      <figcaption className="small">
+        {trajectoryText(iterations)}
+        <span className="trajectory__legend muted" aria-hidden="true">
+          <span>
+            <span className="trajectory__key trajectory__key--kept" />
+            kept (baseline or accepted)
+          </span>
+          <span>
+            <span className="trajectory__key trajectory__key--reverted" />
+            reverted
+          </span>
+          <span>
+            <span className="trajectory__key trajectory__key--unchanged" />
+            nothing tried
+          </span>
+          {bestIter !== null ? <span>larger dot: the best iteration ({bestIter})</span> : null}
+        </span>
+      </figcaption>
     </figure>
   );
 }

@@ -92,12 +92,30 @@ function worklogEntry(it: CampaignIteration): WorklogEntry {
   };
 }
 
+/** How long a campaign computes before it lets the event loop run (a server answers requests, a Stop arrives). */
+const YIELD_EVERY_MS = 25;
+
+/**
+ * With a synchronous provider (heuristic) a whole evaluation is one long microtask chain: in the
+ * server it would hold every request, Stop included, until the campaign ends. Between questions
+ * it therefore yields to the macrotask queue once it has computed for YIELD_EVERY_MS.
+ */
+function createYielder(): () => Promise<void> {
+  let since = Date.now();
+  return async () => {
+    if (Date.now() - since < YIELD_EVERY_MS) return;
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    since = Date.now();
+  };
+}
+
 export async function runCampaign(options: RunCampaignOptions): Promise<CampaignResult> {
   const { live, questions, runner, signal } = options;
   const cap = options.iterationCap ?? DEFAULT_ITERATION_CAP;
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
   const maxActions = options.maxActionsPerIteration ?? DEFAULT_MAX_ACTIONS;
   const now = options.now ?? (() => new Date());
+  const yieldNow = createYielder();
   if (questions.length === 0) throw new AppError("INVALID_INPUT", "a campaign needs at least one question");
   if (!Number.isInteger(cap) || cap < 1) throw new AppError("INVALID_INPUT", "the iteration cap must be a positive integer");
   const ids = new Set<string>();
@@ -121,6 +139,7 @@ export async function runCampaign(options: RunCampaignOptions): Promise<Campaign
     const traces: RunTrace[] = [];
     const asks = new Map<string, AskTrace>();
     for (const question of questions) {
+      await yieldNow();
       if (signal?.aborted) throw new AppError("CONFLICT", "stopped");
       traces.push(await runner.runLoop({ graph: sandbox, question, signal }));
       if (runner.ask && question.answers && question.answers.length > 0) asks.set(question.id, await runner.ask({ graph: sandbox, question, signal }));

@@ -208,7 +208,7 @@ export async function importGraphFromPath(options: ImportPathOptions): Promise<I
 /** Bytes of the main input file of a path import (0 when it cannot be told: the import will say why). */
 function inputBytes(options: ImportPathOptions): number {
   try {
-    const input = path.resolve(options.path);
+    const input = path.resolve(/*turbopackIgnore: true*/ options.path);
     const stat = fs.statSync(input);
     if (!stat.isDirectory()) return stat.size;
     for (const f of [path.join(input, "triples.jsonl"), path.join(input, "graph.json"), path.join(input, "graphify-out", "graph.json")]) {

@@ -15,7 +15,8 @@ import { parseTriples } from "../import/parse-triples";
 import { dataPath } from "../test/data";
 import { getDb } from "./db";
 import { evictGraphs, loadGraph } from "./graph-store";
-import { importGraphFromPath, importGraphFromText, WORKER_MIN_BYTES } from "./import-graph";
+import type { ImportProgress } from "./import-graph";
+import { importGraphFromPath, importGraphFromText, importsInProgress, WORKER_MIN_BYTES } from "./import-graph";
 import { recordImport } from "./record-import";
 import type { TestDatabase } from "./test-database";
 import { useTestDatabase } from "./test-database";
@@ -45,7 +46,19 @@ describe("import in a worker thread", () => {
   it("writes the graph and its audit event in one go, with progress", async () => {
     expect(fs.statSync(KB).size).toBeGreaterThan(WORKER_MIN_BYTES);
     const lines: string[] = [];
-    const report = await importGraphFromPath({ path: KB, name: "metaqa", actor: ADA, onProgress: (m) => lines.push(m) });
+    const listed: ImportProgress[] = [];
+    const report = await importGraphFromPath({
+      path: KB,
+      name: "metaqa",
+      actor: ADA,
+      onProgress: (m) => {
+        lines.push(m);
+        listed.push(...importsInProgress());
+      },
+    });
+    // What GET /api/graphs/imports shows meanwhile; nothing once it is done.
+    expect(listed.some((p) => p.name === "metaqa" && p.message.startsWith("wrote "))).toBe(true);
+    expect(importsInProgress()).toEqual([]);
     const expected = parseTriples(fs.readFileSync(KB, "utf8"));
     expect(report.graph).toMatchObject({ name: "metaqa", format: "triples", version: 1, nodes: expected.nodes.size, edges: expected.edges.size });
     expect(lines.some((l) => l.startsWith("parsed "))).toBe(true);
