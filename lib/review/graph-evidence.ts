@@ -179,12 +179,14 @@ export function relationUsage({
   let subjectOut = 0;
   let objectIn = 0;
   for (const e of info.edges) {
+    if (e.source === subject.id) subjectOut++;
+    if (e.target === object.id) objectIn++;
+    // Node lookups only where kinds or communities are compared (a triple graph has neither).
+    if (!typed && !communities) continue;
     const s = graph.getNode(e.source);
     const t = graph.getNode(e.target);
     if (typed && sameType(s, subject) && t && sameType(t, object)) sameTypes++;
     if (communities && sameCommunity(s, subject) && t && sameCommunity(t, object)) sameCommunities++;
-    if (e.source === subject.id) subjectOut++;
-    if (e.target === object.id) objectIn++;
   }
   return {
     relation: info.name,
