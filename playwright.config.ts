@@ -49,12 +49,7 @@ export default defineConfig({
   projects: [
     { name: "first-use", testMatch: /graphs\.spec\.ts$/ },
     // A project's testIgnore replaces the top-level one, so runs.spec's PostgreSQL exclusion is repeated.
-    // The README's screenshots (docs/screenshots) are taken on demand: `npm run screenshots` after a build.
-    {
-      name: "workflows",
-      testIgnore: [/graphs\.spec\.ts$/, ...(isPostgresE2e() ? ["**/runs.spec.ts"] : []), ...(process.env.REFINERY_SCREENSHOTS ? [] : [/screenshots\.spec\.ts$/])],
-      dependencies: ["first-use"],
-    },
+    { name: "workflows", testIgnore: [/graphs\.spec\.ts$/, ...(isPostgresE2e() ? ["**/runs.spec.ts"] : [])], dependencies: ["first-use"] },
   ],
   webServer: {
     command: `node e2e/reset-db.mjs && npm run start -- -p ${port}`,

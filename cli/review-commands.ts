@@ -20,7 +20,6 @@ import { formatAction, parseRefinement } from "../lib/loop/parse-output";
 import type { RefinementAction } from "../lib/loop/types";
 import type { ActionReview } from "../lib/review/types";
 import { diffVersions, findVersions, revertVersion } from "../lib/server/changesets";
-import { recordRevert } from "../lib/server/record-revert";
 import { getGraphRecord } from "../lib/server/graph-store";
 import type { ProposalDetails, ProposalStatus } from "../lib/server/proposals";
 import { applyProposal, createProposal, discardProposal, findProposals, getProposal, reviewForGraph } from "../lib/server/proposals";
@@ -222,8 +221,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
     .option("--actor <name>", "who reverts")
     .option("--json", "machine-readable output")
     .action(async (graph: string, opts: { version: string; actor?: string; json?: boolean }) => {
-      const result = await revertVersion({ graph, version: positiveInt(opts.version, "--version"), actor: opts.actor ?? "cli" });
-      await recordRevert(CLI_ACTOR, { graph, reverted: result.reverted, version: result.version });
+      const result = await revertVersion({ graph, version: positiveInt(opts.version, "--version"), actor: opts.actor ?? "cli", auditAs: CLI_ACTOR });
       if (opts.json) return printJson(io, result);
       io.out(`undid version ${result.reverted}: now version ${result.version}`);
       printDiff(io, result.diff);

@@ -68,3 +68,19 @@ test("a graph with prototype-named ids, a 100k label and a bidi label: no crash,
 
   expect(errors).toEqual([]);
 });
+
+test("a proposal touching prototype-named nodes: its preview diff draws without a crash", async ({ page, request }) => {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  const submitted = await request.post("/api/proposals", {
+    data: { graph: GRAPH, actions: [{ type: "insert_edge", subject: HOSTILE_IDS.constructor, relation: "calls", object: HOSTILE_IDS.proto }] },
+  });
+  expect(submitted.status(), await submitted.text()).toBe(201);
+  const { id } = (await submitted.json()) as { id: string };
+  await page.goto(`/proposals/${id}`);
+  const preview = page.getByTestId("preview");
+  await expect(preview).toHaveAttribute("data-state", "ready");
+  await expect(preview.getByTestId("diff-canvas")).toHaveAttribute("data-layout", "done");
+  expect(Number(await preview.getByTestId("diff-canvas").getAttribute("data-elements"))).toBeGreaterThan(1);
+  expect(errors).toEqual([]);
+});

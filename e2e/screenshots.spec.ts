@@ -1,8 +1,9 @@
 /**
  * The README's screenshots, taken from a fresh demo: the demo project imported, its suggested
  * questions run with the heuristic provider (as `npm run demo` does), one HIGH change applied;
- * then the review queue, a proposal, a run and a version diff at 1440×900 and 390×844, written
- * to docs/screenshots/. Re-run with `npm run screenshots` after a build (not part of `npm test`).
+ * then the review queue (which must hold HIGH, MEDIUM and LOW rows), a proposal, a run and a
+ * version diff at 1440×900 and 390×844. `npm run screenshots` (after a build) writes them to
+ * docs/screenshots/; in `npm test` they go to e2e/artifacts/screenshots.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +14,8 @@ import { runQuestion, seedAppliedProposal } from "./review-helpers";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const demo = path.resolve(here, "..", "demo", "httpx");
-const out = path.resolve(here, "..", "docs", "screenshots");
+// `npm run screenshots` writes the README's pictures; in `npm test` they go to e2e/artifacts.
+const out = process.env.REFINERY_SCREENSHOTS ? path.resolve(here, "..", "docs", "screenshots") : path.resolve(here, "artifacts", "screenshots");
 const GRAPH = "httpx-demo";
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },
@@ -50,7 +52,11 @@ test.describe.serial("README screenshots from a fresh demo", () => {
     ]));
   });
 
-  test("the review queue", async ({ page }) => {
+  test("the review queue: a fresh demo proposes HIGH, MEDIUM and LOW changes", async ({ page }) => {
+    await page.goto(`/review?graph=${GRAPH}`);
+    await expect(page.getByTestId("review-queue")).toHaveAttribute("data-hydrated", /\d+/);
+    const labels = await page.getByTestId("queue-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-confidence")));
+    for (const label of ["HIGH", "MEDIUM", "LOW"]) expect(labels, `a ${label} row in the demo's queue`).toContain(label);
     await shoot(page, "/review", "queue", async (p) => {
       await expect(p.getByTestId("queue-row").first()).toBeVisible();
     });

@@ -120,14 +120,14 @@ test.describe.serial("version history, visual diff and undo", () => {
     expect(drawMs).toBeGreaterThan(0);
 
     // Added, merged and rewired elements are all drawn, each distinct by width as well as colour.
-    expect((await drawn(canvas, "node.added")).ids).toEqual(["refinery_http_2"]);
-    expect((await drawn(canvas, "node.merged")).ids).toEqual(["client_asyncclient"]);
+    expect((await drawn(canvas, "node.added")).ids).toEqual(["n:refinery_http_2"]);
+    expect((await drawn(canvas, "node.merged")).ids).toEqual(["n:client_asyncclient"]);
     expect((await drawn(canvas, "edge.merge-link")).ids).toEqual(["merge:client_asyncclient"]);
     const rewired = (await drawn(canvas, "edge.changed")).ids;
     expect(rewired).toHaveLength(11);
     const context = (await drawn(canvas, "edge.context")).ids;
     expect(parseFloat(await style(canvas, rewired[0] ?? "", "width"))).toBeGreaterThanOrEqual(3 * parseFloat(await style(canvas, context[0] ?? "", "width")));
-    expect(await style(canvas, "client_asyncclient", "label")).toBe("− AsyncClient → Client");
+    expect(await style(canvas, "n:client_asyncclient", "label")).toBe("− AsyncClient → Client");
     expect(await style(canvas, "refinery_http_2", "label")).toBe("+ HTTP/2");
     const legend = page.getByTestId("diff-legend");
     await expect(legend.locator('[data-status="added"]')).toContainText("added (2)");
@@ -144,13 +144,13 @@ test.describe.serial("version history, visual diff and undo", () => {
     await expect(page.getByRole("tooltip")).toContainText(/Rewired edge: now Client —\S+→ .+; was AsyncClient —/);
 
     // Before / After only hide and show: nothing that existed moves.
-    const where = await positionOf(canvas, "client_client");
+    const where = await positionOf(canvas, "n:client_client");
     await page.getByRole("button", { name: "Before", exact: true }).click();
     expect((await drawn(canvas, "node.added")).visible).toBe(0);
     expect((await drawn(canvas, "edge.ghost")).visible).toBe(11);
     await page.getByRole("button", { name: "After", exact: true }).click();
     expect((await drawn(canvas, "node.merged")).visible).toBe(0);
-    expect(await positionOf(canvas, "client_client")).toEqual(where);
+    expect(await positionOf(canvas, "n:client_client")).toEqual(where);
     await page.getByRole("button", { name: "Changes", exact: true }).click();
     await page.mouse.move(0, 0);
     await page.screenshot({ path: path.join(artifacts, "diff.png"), fullPage: true });

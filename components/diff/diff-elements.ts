@@ -74,6 +74,14 @@ export interface DiffElements {
   drawn: number;
 }
 
+/**
+ * Cytoscape ids of nodes: prefixed, so a graph's own ids (`constructor`, `__proto__`) never meet
+ * the layout library's id-keyed plain objects (the explorer's canvas does the same).
+ */
+export function diffNodeId(nodeId: string): string {
+  return `n:${nodeId}`;
+}
+
 export function toDiffElements(graph: DiffGraph): DiffElements {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const labelOf = (id: string) => byId.get(id)?.label ?? id;
@@ -82,7 +90,7 @@ export function toDiffElements(graph: DiffGraph): DiffElements {
   for (const node of graph.nodes) {
     elements.push({
       group: "nodes",
-      data: { id: node.id, label: nodeLabel(node, labelOf), tip: nodeTip(node, labelOf) },
+      data: { id: diffNodeId(node.id), label: nodeLabel(node, labelOf), tip: nodeTip(node, labelOf) },
       classes: node.status,
     });
     drawn++;
@@ -93,7 +101,7 @@ export function toDiffElements(graph: DiffGraph): DiffElements {
     const label = `${PREFIX[edge.status]}${relabelled ? `${edge.previous?.relation} → ` : ""}${edge.relation}`;
     elements.push({
       group: "edges",
-      data: { id: edgeElementId(edge.id), source: edge.source, target: edge.target, label, tip: edgeTip(edge, labelOf) },
+      data: { id: edgeElementId(edge.id), source: diffNodeId(edge.source), target: diffNodeId(edge.target), label, tip: edgeTip(edge, labelOf) },
       classes: edge.status === "merged" ? "removed" : edge.status,
     });
     drawn++;
@@ -103,8 +111,8 @@ export function toDiffElements(graph: DiffGraph): DiffElements {
         group: "edges",
         data: {
           id: `ghost:${edge.id}`,
-          source: before.source,
-          target: before.target,
+          source: diffNodeId(before.source),
+          target: diffNodeId(before.target),
           label: `~ ${before.relation} (before)`,
           tip: `Before the change: ${triple(before.source, before.relation, before.target, labelOf)}`,
         },
@@ -118,8 +126,8 @@ export function toDiffElements(graph: DiffGraph): DiffElements {
       group: "edges",
       data: {
         id: `merge:${node.id}`,
-        source: node.id,
-        target: node.mergedInto,
+        source: diffNodeId(node.id),
+        target: diffNodeId(node.mergedInto),
         label: "merged into",
         tip: nodeTip(node, labelOf),
       },

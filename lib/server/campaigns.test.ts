@@ -68,8 +68,15 @@ describe("campaigns", () => {
 
   it("stops a campaign on request, keeping what it did", async () => {
     const { questions } = countryQuestions();
-    const started = await startCampaign({ graph: "countries", questions, provider: hierarchyModel(), iterationCap: 5 });
+    // The model's first answer waits for the stop, so the stop lands while the campaign works
+    // (an instant model can otherwise finish before the stop request reads the row).
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const model = hierarchyModel();
+    const gated: typeof model = { ...model, complete: async (request) => (await gate, model.complete(request)) };
+    const started = await startCampaign({ graph: "countries", questions, provider: gated, iterationCap: 5 });
     await stopCampaign(started.campaignId);
+    release();
     const done = await started.done;
     expect(done.status).toBe("stopped");
     expect(done.haltedBecause).toBe("stopped");

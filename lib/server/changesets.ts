@@ -28,6 +28,7 @@ import { getSql } from "./sql";
 import type { Actor } from "../auth/permissions";
 import type { AuditInput } from "./audit";
 import { recordAuditSql } from "./audit-sql";
+import { revertAuditInput } from "./record-revert";
 
 export interface CommitOptions {
   graph: string;
@@ -285,6 +286,8 @@ export interface RevertOptions {
   version: number;
   actor?: string | null;
   inTransaction?: CommitOptions["inTransaction"];
+  /** Who reverts, for the `changeset.revert` audit event written in the revert's own transaction. */
+  auditAs?: Actor;
 }
 
 export async function revertVersion(options: RevertOptions): Promise<CommitResult & { reverted: number }> {
@@ -313,6 +316,7 @@ export async function revertVersion(options: RevertOptions): Promise<CommitResul
       revertOf: options.version,
       actor: options.actor,
       proposalId: row.proposalId,
+      audit: options.auditAs ? (version) => ({ actor: options.auditAs as Actor, input: revertAuditInput({ graph: options.graph, reverted: options.version, version }) }) : undefined,
       inTransaction: async (db, version) => {
         // Actions this version applied go back to "reverted": the proposal shows they were undone.
         await db.execute(`UPDATE "ProposalAction" SET "status" = 'reverted' WHERE "appliedIn" = ? AND "proposalId" = ? AND "status" = 'applied'`, [

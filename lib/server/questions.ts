@@ -7,6 +7,8 @@ import path from "node:path";
 import { AppError } from "../errors";
 import { parseMemoryFile } from "../questions/parse-memory-file";
 import { queryIdOf } from "../questions/query-id";
+import type { Actor } from "../auth/permissions";
+import { recordAudit } from "./audit";
 import { getDb } from "./db";
 import { getGraphRecord } from "./graph-store";
 
@@ -35,7 +37,13 @@ export interface AddQuestionsResult {
   existing: QuestionItem[];
 }
 
-export async function addQuestions(options: { graph: string; texts: string[]; source?: QuestionSource }): Promise<AddQuestionsResult> {
+export async function addQuestions(options: {
+  graph: string;
+  texts: string[];
+  source?: QuestionSource;
+  /** Who queues them: the `question.add` audit event is written in the same transaction. */
+  auditAs?: Actor;
+}): Promise<AddQuestionsResult> {
   const graph = await getGraphRecord(options.graph);
   const texts = options.texts.map((t) => t.trim());
   const empty = texts.findIndex((t) => t === "");
@@ -57,6 +65,10 @@ export async function addQuestions(options: { graph: string; texts: string[]; so
       }
       const row = await tx.question.create({ data: { graphId: graph.id, queryId, text, source: options.source ?? "user", ord: ord++ } });
       added.push(toItem(row));
+    }
+    if (options.auditAs && added.length > 0) {
+      const summary = added.length === 1 ? `queued ${JSON.stringify(added[0]?.text)}` : `queued ${added.length} questions`;
+      await recordAudit(options.auditAs, { action: "question.add", summary, graphName: options.graph, targetType: "question", targetId: added[0]?.queryId, details: { queryIds: added.map((q) => q.queryId) } }, tx);
     }
     return { added, existing };
   });

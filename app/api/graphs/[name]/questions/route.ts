@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { recordAudit } from "@/lib/server/audit";
 import { addQuestions, findQuestions } from "@/lib/server/questions";
 import { requireActor } from "../../../_lib/auth";
 import { graphParams } from "../../../_lib/params";
@@ -27,12 +26,8 @@ export async function POST(request: Request, ctx: { params: Promise<{ name: stri
       const actor = await requireActor(request, "propose");
       const { name } = graphParams.parse(await ctx.params);
       const { questions } = addBody.parse(await readJson(request));
-      const result = await addQuestions({ graph: name, texts: questions, source: "user" });
-      if (result.added.length > 0) {
-        const summary = result.added.length === 1 ? `queued ${JSON.stringify(result.added[0]?.text)}` : `queued ${result.added.length} questions`;
-        await recordAudit(actor, { action: "question.add", summary, graphName: name, targetType: "question", targetId: result.added[0]?.queryId, details: { queryIds: result.added.map((q) => q.queryId) } });
-      }
-      return result;
+      // The audit event is written in the same transaction as the questions.
+      return addQuestions({ graph: name, texts: questions, source: "user", auditAs: actor });
     },
     { status: 201 },
   );

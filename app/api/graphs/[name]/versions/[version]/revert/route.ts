@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { actorLabel } from "@/lib/auth/permissions";
-import { recordRevert } from "@/lib/server/record-revert";
 import { revertVersion } from "@/lib/server/changesets";
 import { requireActor } from "../../../../../_lib/auth";
 import { readJson } from "../../../../../_lib/read-json";
@@ -18,8 +17,7 @@ export async function POST(request: Request, ctx: { params: Promise<{ name: stri
     const { name, version } = params.parse(await ctx.params);
     // The body no longer names the actor: who reverts is whoever is signed in.
     await readJson(request);
-    const result = await revertVersion({ graph: name, version, actor: actorLabel(actor) });
-    await recordRevert(actor, { graph: name, reverted: version, version: result.version });
-    return result;
+    // The audit event is part of the revert's own transaction.
+    return revertVersion({ graph: name, version, actor: actorLabel(actor), auditAs: actor });
   });
 }
