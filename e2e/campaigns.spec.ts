@@ -176,6 +176,13 @@ test.describe.serial("refinement campaigns", () => {
     await expect(cards.first().getByTestId("reasons")).toContainText(/accepted in iteration \d+ \(overall \d+\.\d → \d+\.\d\); claim-evidence gate: (supported|attributed)/);
     await page.screenshot({ path: path.join(artifacts, "campaign-proposal.png"), fullPage: true });
     expect(errors).toEqual([]);
+    // Leave the shared review queue as it was for the specs that count it.
+    const proposal = (await (await request.get(`/api/proposals/${encodeURIComponent(proposalId)}`)).json()) as { actions: { index: number; status: string }[] };
+    const pending = proposal.actions.filter((a) => a.status === "pending").map((a) => a.index);
+    if (pending.length > 0) {
+      const rejected = await request.post(`/api/proposals/${encodeURIComponent(proposalId)}/reject`, { data: { actions: pending, reason: "e2e clean-up" } });
+      expect(rejected.status(), await rejected.text()).toBe(200);
+    }
   });
 
   test("Stop halts a running campaign and keeps its iterations", async ({ page, request }) => {
@@ -219,5 +226,12 @@ test.describe.serial("refinement campaigns", () => {
     await expect(list.first()).toHaveAttribute("data-status", "stopped");
     await expect(list.nth(1)).toHaveAttribute("data-status", "finished");
     await page.screenshot({ path: path.join(artifacts, "campaigns-list.png") });
+    // A stopped campaign still submits its best accepted iteration: take it out of the shared queue.
+    const after = (await (await request.get(`/api/campaigns/${encodeURIComponent(campaignId)}`)).json()) as { proposalId: string | null };
+    if (after.proposalId) {
+      const proposal = (await (await request.get(`/api/proposals/${encodeURIComponent(after.proposalId)}`)).json()) as { actions: { index: number; status: string }[] };
+      const pending = proposal.actions.filter((x) => x.status === "pending").map((x) => x.index);
+      if (pending.length > 0) expect((await request.post(`/api/proposals/${encodeURIComponent(after.proposalId)}/reject`, { data: { actions: pending, reason: "e2e clean-up" } })).status()).toBe(200);
+    }
   });
 });

@@ -128,7 +128,7 @@ test.describe.serial("version history, visual diff and undo", () => {
     const context = (await drawn(canvas, "edge.context")).ids;
     expect(parseFloat(await style(canvas, rewired[0] ?? "", "width"))).toBeGreaterThanOrEqual(3 * parseFloat(await style(canvas, context[0] ?? "", "width")));
     expect(await style(canvas, "n:client_asyncclient", "label")).toBe("− AsyncClient → Client");
-    expect(await style(canvas, "refinery_http_2", "label")).toBe("+ HTTP/2");
+    expect(await style(canvas, "n:refinery_http_2", "label")).toBe("+ HTTP/2");
     const legend = page.getByTestId("diff-legend");
     await expect(legend.locator('[data-status="added"]')).toContainText("added (2)");
     await expect(legend.locator('[data-status="merged"]')).toContainText("merged into (1)");

@@ -18,7 +18,7 @@ export function sqliteFilePath(url: string): string {
   if (!url.startsWith("file:")) throw new Error(`DATABASE_URL must be a SQLite "file:" URL here, got ${url.split(":")[0]}:`);
   const p = url.slice("file:".length).replace(/^\/\/(?=\/)/, "").split("?")[0] ?? "";
   if (!p) throw new Error("DATABASE_URL has an empty file path");
-  return path.resolve(p);
+  return path.resolve(/*turbopackIgnore: true*/ p);
 }
 
 export type Dialect = "sqlite" | "postgres";

@@ -123,8 +123,8 @@ export function readSourceFiles(graph: KnowledgeGraph, root: string): { document
       missing.push(sourceFile);
       continue;
     }
-    const size = fs.statSync(found).size;
-    const bytes = size <= MAX_SOURCE_FILE_BYTES ? fs.readFileSync(found) : null;
+    const size = fs.statSync(/*turbopackIgnore: true*/ found).size;
+    const bytes = size <= MAX_SOURCE_FILE_BYTES ? fs.readFileSync(/*turbopackIgnore: true*/ found) : null;
     if (!bytes || bytes.includes(0)) {
       skipped.push(sourceFile);
       continue;
@@ -212,7 +212,7 @@ function inputBytes(options: ImportPathOptions): number {
     const stat = fs.statSync(input);
     if (!stat.isDirectory()) return stat.size;
     for (const f of [path.join(input, "triples.jsonl"), path.join(input, "graph.json"), path.join(input, "graphify-out", "graph.json")]) {
-      if (fs.existsSync(f)) return fs.statSync(f).size;
+      if (fs.existsSync(/*turbopackIgnore: true*/ f)) return fs.statSync(/*turbopackIgnore: true*/ f).size;
     }
   } catch {
     // Missing input: the import itself reports it.

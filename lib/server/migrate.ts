@@ -26,7 +26,7 @@ export function findMigrationsDir(start = process.cwd(), dialect: "sqlite" | "po
   const sub = dialect === "sqlite" ? ["prisma", "migrations"] : ["prisma", "postgres", "migrations"];
   const candidates = [
     dialect === "sqlite" ? process.env.REFINERY_MIGRATIONS_DIR : process.env.REFINERY_PG_MIGRATIONS_DIR,
-    path.join(start, ...sub),
+    path.join(/*turbopackIgnore: true*/ start, ...sub),
     path.resolve(path.dirname(new URL(import.meta.url).pathname), "..", "..", ...sub),
   ].filter((p): p is string => typeof p === "string");
   for (const dir of candidates) if (fs.existsSync(dir)) return dir;
@@ -46,7 +46,7 @@ export function migrateSqlite(url: string, migrationsDir = findMigrationsDir()):
     db.pragma("busy_timeout = 10000");
     db.exec(MIGRATIONS_TABLE);
     const names = fs
-      .readdirSync(migrationsDir, { withFileTypes: true })
+      .readdirSync(/*turbopackIgnore: true*/ migrationsDir, { withFileTypes: true })
       .filter((d) => d.isDirectory() && fs.existsSync(path.join(migrationsDir, d.name, "migration.sql")))
       .map((d) => d.name)
       .sort();

@@ -34,7 +34,7 @@ export async function getProvider(name?: ProviderName, options: GetProviderOptio
     if (!file) throw new AppError("CONFIG", "the replay provider needs a recording: --replay-file FILE or REFINERY_REPLAY_FILE");
     let text: string;
     try {
-      text = fs.readFileSync(file, "utf8");
+      text = fs.readFileSync(/*turbopackIgnore: true*/ file, "utf8");
     } catch {
       throw new AppError("NOT_FOUND", `${file}: no such replay recording`);
     }
