@@ -155,6 +155,19 @@ async function readLivePages<T extends { ord: number }>(
   const live = `"graphId" = ? AND "validFrom" <= ? AND ("validTo" IS NULL OR "validTo" > ?)`;
   const first = `SELECT ${columns}, "pk" FROM "${table}" WHERE ${live} ORDER BY "ord", "pk" LIMIT ${LOAD_PAGE_ROWS}`;
   const next = `SELECT ${columns}, "pk" FROM "${table}" WHERE ${live} AND "ord" >= ? AND ("ord", "pk") > (?, ?) ORDER BY "ord", "pk" LIMIT ${LOAD_PAGE_ROWS}`;
+  if (sql.dialect === "postgres") {
+    // PostgreSQL plans `("ord", "pk") > (?, ?) ORDER BY … LIMIT` as a sort of every live row per
+    // page (FB15k-237: 39 s); windows of "ord" are index range scans on ("graphId", "ord").
+    const span = await sql.get<{ lo: number | string | null; hi: number | string | null }>(`SELECT MIN("ord") AS "lo", MAX("ord") AS "hi" FROM "${table}" WHERE "graphId" = ?`, [graphId]);
+    if (span?.lo === null || span?.lo === undefined || span.hi === null) return;
+    const windowed = `SELECT ${columns}, "pk" FROM "${table}" WHERE ${live} AND "ord" >= ? AND "ord" < ? ORDER BY "ord", "pk"`;
+    for (let lo = Number(span.lo); lo <= Number(span.hi); lo += LOAD_PAGE_ROWS) {
+      const rows = await sql.query<T & { pk: number }>(windowed, [graphId, version, version, lo, lo + LOAD_PAGE_ROWS]);
+      if (rows.length > 0) onPage(rows);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return;
+  }
   let params: SqlValue[] = [graphId, version, version];
   let text = first;
   for (;;) {
