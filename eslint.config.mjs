@@ -13,7 +13,7 @@ const frameworkImports = [
 ];
 
 export default tseslint.config(
-  { ignores: [".next/**", "node_modules/**", "lib/server/generated/**", "e2e/.tmp/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
+  { ignores: [".next/**", "node_modules/**", "lib/server/db/generated/**", "e2e/.tmp/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -1,7 +1,7 @@
 import { GraphTable } from "@/components/graphs/graph-table";
 import { GraphsEmptyState } from "@/components/graphs/graphs-empty-state";
 import { ImportPanel } from "@/components/graphs/import-panel";
-import { findGraphs } from "@/lib/server/graph-store";
+import { findGraphs } from "@/lib/server/graphs/graph-store";
 import { requirePageActor } from "@/app/_lib/page-actor";
 import { can } from "@/lib/auth/permissions";
 

@@ -7,5 +7,5 @@ register();
 const { main } = await import("../cli/main.ts");
 process.exitCode = await main(process.argv.slice(2));
 // Close the database connections, so a PostgreSQL pool does not keep the process alive.
-const { disconnectDb } = await import("../lib/server/db.ts");
+const { disconnectDb } = await import("../lib/server/db/db.ts");
 await disconnectDb();

@@ -8,10 +8,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { proposeRefinements } from "../lib/providers/heuristic";
-import { applyProposal, createProposal, reviewForGraph } from "../lib/server/proposals";
-import { loadGraph } from "../lib/server/graph-store";
-import type { TestDatabase } from "../lib/server/test-database";
-import { useTestDatabase } from "../lib/server/test-database";
+import { applyProposal, createProposal, reviewForGraph } from "../lib/server/proposals/proposals";
+import { loadGraph } from "../lib/server/graphs/graph-store";
+import type { TestDatabase } from "../lib/server/db/test-database";
+import { useTestDatabase } from "../lib/server/db/test-database";
 import { readData } from "../lib/test/data";
 import { main } from "./main";
 

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../lib/auth/permissions";
 import { CLI_ACTOR } from "../lib/auth/permissions";
 import type { AuditEventView } from "../lib/audit/types";
-import { recordAudit } from "../lib/server/audit";
+import { recordAudit } from "../lib/server/audit/audit";
 import { createTestUser } from "../lib/server/auth/test-support";
-import type { TestDatabase } from "../lib/server/test-database";
-import { useTestDatabase } from "../lib/server/test-database";
+import type { TestDatabase } from "../lib/server/db/test-database";
+import { useTestDatabase } from "../lib/server/db/test-database";
 import { main } from "./main";
 
 let db: TestDatabase;

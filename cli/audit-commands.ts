@@ -9,8 +9,8 @@ import type { AuditFilter } from "../lib/audit/audit-query";
 import { formatAuditActor } from "../lib/audit/format-audit-event";
 import type { AuditEventView } from "../lib/audit/types";
 import { clockTimeIn, dayKeyIn } from "../lib/audit/zoned-time";
-import { iterateAuditEvents } from "../lib/server/export-audit-events";
-import { AUDIT_PAGE_MAX, findAuditEvents } from "../lib/server/find-audit-events";
+import { iterateAuditEvents } from "../lib/server/audit/export-audit-events";
+import { AUDIT_PAGE_MAX, findAuditEvents } from "../lib/server/audit/find-audit-events";
 import type { Io } from "./output";
 import { UsageError, printJson } from "./output";
 

@@ -8,10 +8,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath } from "../lib/test/data";
-import { getDb } from "../lib/server/db";
-import type { TestDatabase } from "../lib/server/test-database";
-import { useTestDatabase } from "../lib/server/test-database";
-import { markInterruptedRuns } from "../lib/server/runs";
+import { getDb } from "../lib/server/db/db";
+import type { TestDatabase } from "../lib/server/db/test-database";
+import { useTestDatabase } from "../lib/server/db/test-database";
+import { markInterruptedRuns } from "../lib/server/runs/runs";
 import { main } from "./main";
 
 let db: TestDatabase;

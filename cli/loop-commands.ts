@@ -10,12 +10,12 @@ import { CLI_ACTOR } from "../lib/auth/permissions";
 import { deepRefineFileNames, parseDeepRefineTrace, refinementActionsText, runTraceFromLoaded, traceToDeepRefineJson, validateTrace } from "../lib/loop/deeprefine-files";
 import type { LoopConfig, LoopEvent } from "../lib/loop/types";
 import { DEFAULT_LOOP_CONFIG } from "../lib/loop/types";
-import { getGraphRecord, loadGraph } from "../lib/server/graph-store";
+import { getGraphRecord, loadGraph } from "../lib/server/graphs/graph-store";
 import type { ProviderName } from "../lib/server/providers";
 import { getProvider } from "../lib/server/providers";
-import { addQuestions, findQuestions, syncMemoryFiles } from "../lib/server/questions";
-import type { RunDetails } from "../lib/server/runs";
-import { findRuns, getRun, importTraceRun, runPending, startRun, traceOfRun } from "../lib/server/runs";
+import { addQuestions, findQuestions, syncMemoryFiles } from "../lib/server/runs/questions";
+import type { RunDetails } from "../lib/server/runs/runs";
+import { findRuns, getRun, importTraceRun, runPending, startRun, traceOfRun } from "../lib/server/runs/runs";
 import type { Io } from "./output";
 import { UsageError, printJson } from "./output";
 

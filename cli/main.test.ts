@@ -6,10 +6,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, readData } from "../lib/test/data";
-import { getSql } from "../lib/server/sql";
-import { getDb } from "../lib/server/db";
-import type { TestDatabase } from "../lib/server/test-database";
-import { useTestDatabase } from "../lib/server/test-database";
+import { getSql } from "../lib/server/db/sql";
+import { getDb } from "../lib/server/db/db";
+import type { TestDatabase } from "../lib/server/db/test-database";
+import { useTestDatabase } from "../lib/server/db/test-database";
 import { main } from "./main";
 
 let db: TestDatabase;

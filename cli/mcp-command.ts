@@ -1,12 +1,12 @@
 /**
  * `refinery mcp`: the MCP server over stdio on the local database (issue #16), for a coding
- * agent on the same machine. The same tools as `/api/mcp` (lib/server/mcp/refinery-mcp.ts),
+ * agent on the same machine. The same tools as `/api/mcp` (lib/server/http/mcp/refinery-mcp.ts),
  * as the command line's actor; nothing else is written to stdout (it carries the protocol).
  */
 import type { Command } from "commander";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CLI_ACTOR } from "../lib/auth/permissions";
-import { createRefineryMcpServer } from "../lib/server/mcp/refinery-mcp";
+import { createRefineryMcpServer } from "../lib/server/http/mcp/refinery-mcp";
 import type { Io } from "./output";
 
 export function registerMcpCommand(program: Command, io: Io): void {

@@ -7,12 +7,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath, readData } from "../lib/test/data";
-import type { TestDatabase } from "../lib/server/test-database";
-import { useTestDatabase } from "../lib/server/test-database";
-import { applyProposal, createProposal, reviewForGraph } from "../lib/server/proposals";
+import type { TestDatabase } from "../lib/server/db/test-database";
+import { useTestDatabase } from "../lib/server/db/test-database";
+import { applyProposal, createProposal, reviewForGraph } from "../lib/server/proposals/proposals";
 import { isAppError } from "../lib/errors";
 import { createTestUser } from "../lib/server/auth/test-support";
-import { getDb } from "../lib/server/db";
+import { getDb } from "../lib/server/db/db";
 import { main } from "./main";
 
 let db: TestDatabase;

@@ -19,14 +19,14 @@ import { parseDeepRefineTrace } from "../lib/loop/deeprefine-files";
 import { formatAction, parseRefinement } from "../lib/loop/parse-output";
 import type { RefinementAction } from "../lib/loop/types";
 import type { ActionReview } from "../lib/review/types";
-import { diffVersions, findVersions, revertVersion } from "../lib/server/changesets";
-import { getGraphRecord } from "../lib/server/graph-store";
-import type { ProposalDetails, ProposalStatus } from "../lib/server/proposals";
-import { applyProposal, createProposal, discardProposal, findProposals, getProposal, reviewForGraph } from "../lib/server/proposals";
+import { diffVersions, findVersions, revertVersion } from "../lib/server/proposals/changesets";
+import { getGraphRecord } from "../lib/server/graphs/graph-store";
+import type { ProposalDetails, ProposalStatus } from "../lib/server/proposals/proposals";
+import { applyProposal, createProposal, discardProposal, findProposals, getProposal, reviewForGraph } from "../lib/server/proposals/proposals";
 import { AppError } from "../lib/errors";
 import { CLI_ACTOR } from "../lib/auth/permissions";
 import { isSetupNeeded } from "../lib/server/auth/is-setup-needed";
-import { getPolicyInEffect } from "../lib/server/policies";
+import { getPolicyInEffect } from "../lib/server/policies/policies";
 import { MIN_REASON_LENGTH } from "../lib/auth/approval-policy";
 import type { Io } from "./output";
 import { UsageError, printJson } from "./output";
@@ -278,7 +278,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
     .option("--version <n>", "graph version (default: current)")
     .option("--json", "machine-readable output")
     .action(async (graph: string, opts: { out: string; version?: string; json?: boolean }) => {
-      const { writeGraphWiki } = await import("../lib/server/graph-wiki");
+      const { writeGraphWiki } = await import("../lib/server/graphs/graph-wiki");
       const result = await writeGraphWiki({ graph, dir: path.resolve(opts.out), version: opts.version === undefined ? undefined : positiveInt(opts.version, "--version") });
       if (opts.json) return printJson(io, result);
       io.out(`wrote ${result.files} page(s) of ${graph} v${result.version} to ${result.dir}`);

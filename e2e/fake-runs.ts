@@ -1,6 +1,6 @@
 /**
  * Runs owned by "another process", written straight into the e2e database the way
- * lib/server/runs.ts writes them (the CLI shares the database with the server). The heuristic
+ * lib/server/runs/runs.ts writes them (the CLI shares the database with the server). The heuristic
  * provider finishes a run in well under a second, too fast to watch; a run written here stays
  * "running" until the test says otherwise, so the page's live path can be observed step by step.
  * The server's events route reads the same rows, which is exactly what it does for CLI runs.

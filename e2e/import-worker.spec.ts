@@ -1,5 +1,5 @@
 /**
- * Big imports run in a worker thread in the production build too (lib/server/start-worker.ts
+ * Big imports run in a worker thread in the production build too (lib/server/graphs/start-worker.ts
  * finds the worker's source from the working directory, since the bundle's import.meta.url points
  * into .next): MetaQA's 4.9 MB knowledge base imported from a path and uploaded as a file, both
  * over WORKER_MIN_BYTES, while the server keeps answering; each with its audit event.

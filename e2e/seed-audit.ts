@@ -7,10 +7,10 @@
  */
 import type { Actor } from "../lib/auth/permissions";
 import { SYSTEM_ACTOR } from "../lib/auth/permissions";
-import { recordAudit } from "../lib/server/audit";
-import type { AuditInput } from "../lib/server/audit";
+import { recordAudit } from "../lib/server/audit/audit";
+import type { AuditInput } from "../lib/server/audit/audit";
 import { createTestUser } from "../lib/server/auth/test-support";
-import { disconnectDb, getDb } from "../lib/server/db";
+import { disconnectDb, getDb } from "../lib/server/db/db";
 
 async function main(): Promise<void> {
   const db = getDb();

@@ -12,9 +12,9 @@
  * stdout: {ids: string[], versions: (number | null)[]} in the order given.
  */
 import fs from "node:fs";
-import { disconnectDb } from "../lib/server/db";
-import { getGraphRecord } from "../lib/server/graph-store";
-import { applyProposal, createProposal, reviewForGraph } from "../lib/server/proposals";
+import { disconnectDb } from "../lib/server/db/db";
+import { getGraphRecord } from "../lib/server/graphs/graph-store";
+import { applyProposal, createProposal, reviewForGraph } from "../lib/server/proposals/proposals";
 import type { RefinementAction } from "../lib/loop/types";
 
 interface SeedSpec {

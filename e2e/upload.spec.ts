@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import type { APIRequestContext } from "@playwright/test";
-import { buildZip } from "../lib/server/upload/zip-test-support";
+import { buildZip } from "../lib/server/graphs/upload/zip-test-support";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const demo = path.resolve(here, "..", "demo", "httpx");

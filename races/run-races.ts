@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     console.error(error);
     console.error(server.log().slice(-4000));
   } finally {
-    const { disconnectDb } = await import("../lib/server/db");
+    const { disconnectDb } = await import("../lib/server/db/db");
     await disconnectDb();
     await server.stop();
     await database.cleanup();

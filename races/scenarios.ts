@@ -5,8 +5,8 @@
  */
 import { DEFAULT_APPROVAL_POLICY } from "../lib/auth/approval-policy";
 import type { RefinementAction } from "../lib/loop/types";
-import { getDb } from "../lib/server/db";
-import { loadGraph } from "../lib/server/graph-store";
+import { getDb } from "../lib/server/db/db";
+import { loadGraph } from "../lib/server/graphs/graph-store";
 import type { Answer, Client, Session } from "./http-client";
 import { expectStatus } from "./http-client";
 

@@ -56,7 +56,7 @@ function summarize(samples: number[]): string {
 
 /** Child mode: import one file into the database named by DATABASE_URL and report figures. */
 async function childImport(file: string, name: string): Promise<void> {
-  const { importGraphFromPath } = await import("../lib/server/import-graph");
+  const { importGraphFromPath } = await import("../lib/server/graphs/import-graph");
   const started = performance.now();
   const report = await importGraphFromPath({ path: file, name });
   const seconds = (performance.now() - started) / 1000;
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     await benchProbe();
     return;
   }
-  const { useTestDatabase } = await import("../lib/server/test-database");
+  const { useTestDatabase } = await import("../lib/server/db/test-database");
   const database = await useTestDatabase("bench");
   const dbUrl = database.url;
   const file = quick ? path.join(data, "metaqa", "kb.txt") : path.join(data, "fb15k237", "train.tsv.gz");
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     );
 
     process.env.DATABASE_URL = dbUrl;
-    const { loadGraph } = await import("../lib/server/graph-store");
+    const { loadGraph } = await import("../lib/server/graphs/graph-store");
     const { queryGraph } = await import("../lib/retrieve/query-graph");
     const { expandHops } = await import("../lib/retrieve/expand-hops");
     const loadStart = performance.now();
@@ -163,8 +163,8 @@ async function main(): Promise<void> {
 
 /** Apply 10 actions (5 inserts, 3 deletes, 2 renames) to the big graph, 5 times. */
 async function benchApply(name: string): Promise<void> {
-  const { loadGraph } = await import("../lib/server/graph-store");
-  const { applyProposal, createProposal, reviewForGraph } = await import("../lib/server/proposals");
+  const { loadGraph } = await import("../lib/server/graphs/graph-store");
+  const { applyProposal, createProposal, reviewForGraph } = await import("../lib/server/proposals/proposals");
   const samples: number[] = [];
   for (let round = 0; round < 5; round++) {
     const { graph, version } = await loadGraph(name);
@@ -190,8 +190,8 @@ async function benchApply(name: string): Promise<void> {
 
 /** Review 10 proposed actions with text evidence from the MuSiQue passages. */
 async function benchReview(): Promise<void> {
-  const { importGraphFromPath } = await import("../lib/server/import-graph");
-  const { reviewForGraph } = await import("../lib/server/proposals");
+  const { importGraphFromPath } = await import("../lib/server/graphs/import-graph");
+  const { reviewForGraph } = await import("../lib/server/proposals/proposals");
   await importGraphFromPath({ path: path.join(data, "musique"), name: "musique" });
   const lines = fs.readFileSync(path.join(data, "musique", "triples.jsonl"), "utf8").trim().split("\n");
   const samples: number[] = [];
@@ -211,9 +211,9 @@ async function benchReview(): Promise<void> {
 
 /** The hop loop's own time: MetaQA questions, a model that answers at once (No, No, No, Yes). */
 async function benchLoop(): Promise<void> {
-  const { importGraphFromPath } = await import("../lib/server/import-graph");
-  const { startRun } = await import("../lib/server/runs");
-  const { loadGraph } = await import("../lib/server/graph-store");
+  const { importGraphFromPath } = await import("../lib/server/graphs/import-graph");
+  const { startRun } = await import("../lib/server/runs/runs");
+  const { loadGraph } = await import("../lib/server/graphs/graph-store");
   const { runHopLoop } = await import("../lib/loop/run-hop-loop");
   if (!quick) await importGraphFromPath({ path: path.join(data, "metaqa", "kb.txt"), name: "metaqa" });
   const instant = () => {
@@ -258,7 +258,7 @@ async function benchLoop(): Promise<void> {
  * heuristic's plan before the clock starts: the executor's own time.
  */
 async function benchAsk(): Promise<void> {
-  const { loadGraph } = await import("../lib/server/graph-store");
+  const { loadGraph } = await import("../lib/server/graphs/graph-store");
   const { runAsk, formatPlanStep } = await import("../lib/ask/run-ask");
   const { planHeuristicAsk } = await import("../lib/ask/plan-heuristic-ask");
   const { graph } = await loadGraph("metaqa");
@@ -299,7 +299,7 @@ async function benchRules(): Promise<void> {
   const zlib = await import("node:zlib");
   const { parseTripleLines, parseTriples } = await import("../lib/import/parse-triples");
   const { functionalConflict, mineGraphRules, predictEdge, relationSignatureFit } = await import("../lib/review/mine-graph-rules");
-  const { whenGraphRulesReady } = await import("../lib/server/graph-rules-cache");
+  const { whenGraphRulesReady } = await import("../lib/server/proposals/graph-rules-cache");
   const read = (file: string) => (file.endsWith(".gz") ? zlib.gunzipSync(fs.readFileSync(file)).toString("utf8") : fs.readFileSync(file, "utf8"));
   const name = quick ? "MetaQA" : "FB15k-237";
   const graph = parseTriples(read(quick ? path.join(data, "metaqa", "kb.txt") : path.join(data, "fb15k237", "train.tsv.gz")));
@@ -365,7 +365,7 @@ async function benchRules(): Promise<void> {
  */
 async function withProbe<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; cpuS: number; probes: number[] }> {
   const http = await import("node:http");
-  const { findGraphs } = await import("../lib/server/graph-store");
+  const { findGraphs } = await import("../lib/server/graphs/graph-store");
   const server = http.createServer((_req, res) => {
     findGraphs().then(
       (graphs) => res.end(JSON.stringify(graphs)),
@@ -431,14 +431,14 @@ async function replicateFb15k(copies: number, dir: string): Promise<string> {
 }
 
 async function benchProbe(): Promise<void> {
-  const { useTestDatabase } = await import("../lib/server/test-database");
+  const { useTestDatabase } = await import("../lib/server/db/test-database");
   const database = await useTestDatabase("bench-probe");
   console.log(
     `Refinery probe benchmark — ${database.dialect}, ${os.cpus().length} cores, load average ${os.loadavg()[0]?.toFixed(1)}, Node ${process.version}, ${new Date().toISOString()}`,
   );
   try {
-    const { importGraphFromPath } = await import("../lib/server/import-graph");
-    const { loadGraph, evictGraphs } = await import("../lib/server/graph-store");
+    const { importGraphFromPath } = await import("../lib/server/graphs/import-graph");
+    const { loadGraph, evictGraphs } = await import("../lib/server/graphs/graph-store");
     const big = await replicateFb15k(4, database.dir);
     const say = process.argv.includes("--verbose") ? (m: string) => console.log(`  … ${m}`) : undefined;
     const imp = await withProbe(() => importGraphFromPath({ path: big, name: "fb1m", onProgress: say }));
@@ -463,7 +463,7 @@ async function benchProbe(): Promise<void> {
 
 /** A refinement campaign: the 50 MuSiQue questions, heuristic provider, through the server (persisted). */
 async function benchCampaign(): Promise<void> {
-  const { startCampaign } = await import("../lib/server/campaigns");
+  const { startCampaign } = await import("../lib/server/campaigns/campaigns");
   const { parseCampaignQuestions } = await import("../lib/campaign/parse-campaign-questions");
   const questions = parseCampaignQuestions({ name: "questions.jsonl", text: fs.readFileSync(path.join(data, "musique", "questions.jsonl"), "utf8") });
   const t0 = performance.now();

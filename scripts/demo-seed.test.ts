@@ -7,9 +7,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatAction } from "../lib/loop/parse-output";
-import { findProposals, type ProposalDetails } from "../lib/server/proposals";
-import type { TestDatabase } from "../lib/server/test-database";
-import { useTestDatabase } from "../lib/server/test-database";
+import { findProposals, type ProposalDetails } from "../lib/server/proposals/proposals";
+import type { TestDatabase } from "../lib/server/db/test-database";
+import { useTestDatabase } from "../lib/server/db/test-database";
 import { seedDemo, type SeedDemoResult } from "./demo-seed";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

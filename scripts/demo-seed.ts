@@ -8,9 +8,9 @@
 import path from "node:path";
 import { DEMO_QUESTIONS } from "../demo/questions";
 import { createHeuristicProvider } from "../lib/providers/heuristic";
-import { importGraphFromPath, type ImportReport } from "../lib/server/import-graph";
-import { addQuestions } from "../lib/server/questions";
-import { startRun } from "../lib/server/runs";
+import { importGraphFromPath, type ImportReport } from "../lib/server/graphs/import-graph";
+import { addQuestions } from "../lib/server/runs/questions";
+import { startRun } from "../lib/server/runs/runs";
 
 export interface SeedDemoResult {
   report: ImportReport;

@@ -6,7 +6,7 @@
 import { spawnSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { findGraphs } from "../lib/server/graph-store";
+import { findGraphs } from "../lib/server/graphs/graph-store";
 import { isSetupNeeded } from "../lib/server/auth/is-setup-needed";
 import { seedDemo } from "./demo-seed";
 

@@ -29,7 +29,7 @@ import { parseBundle } from "../lib/import/parse-bundle";
 import { parseTriples } from "../lib/import/parse-triples";
 import { readLlmSettings } from "../lib/server/providers/llm-env";
 import { createOpenAiProvider } from "../lib/server/providers/openai";
-import { useDefaultLexicon } from "../lib/server/wordnet-lexicon";
+import { useDefaultLexicon } from "../lib/server/graphs/wordnet-lexicon";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const data = path.resolve(root, "..", "shared", "data");

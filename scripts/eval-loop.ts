@@ -31,7 +31,7 @@ import { answerHeuristically } from "../lib/providers/heuristic";
 import { expandHops } from "../lib/retrieve/expand-hops";
 import { queryGraph } from "../lib/retrieve/query-graph";
 import { configureRelationRanker } from "../lib/retrieve/rank-relations";
-import { useDefaultLexicon } from "../lib/server/wordnet-lexicon";
+import { useDefaultLexicon } from "../lib/server/graphs/wordnet-lexicon";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const data = path.resolve(root, "..", "shared", "data");

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatAuditText } from "../lib/audit/format-audit-event";
-import { findAuditEvents } from "../lib/server/find-audit-events";
-import type { TestDatabase } from "../lib/server/test-database";
-import { useTestDatabase } from "../lib/server/test-database";
+import { findAuditEvents } from "../lib/server/audit/find-audit-events";
+import type { TestDatabase } from "../lib/server/db/test-database";
+import { useTestDatabase } from "../lib/server/db/test-database";
 import type { SeedTeamDayResult } from "./seed-team-day";
 import { seedTeamDay } from "./seed-team-day";
 

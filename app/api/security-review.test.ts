@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RefinementAction } from "@/lib/loop/types";
 import type { Actor } from "@/lib/auth/permissions";
 import { dataPath } from "@/lib/test/data";
-import { getDb } from "@/lib/server/db";
-import { getGraphSummary } from "@/lib/server/graph-store";
-import { importGraphFromPath } from "@/lib/server/import-graph";
-import { createProposal, editAction, getProposal, reviewForGraph } from "@/lib/server/proposals";
-import type * as ProposalsModule from "@/lib/server/proposals";
-import type { TestDatabase } from "@/lib/server/test-database";
-import { useTestDatabase } from "@/lib/server/test-database";
+import { getDb } from "@/lib/server/db/db";
+import { getGraphSummary } from "@/lib/server/graphs/graph-store";
+import { importGraphFromPath } from "@/lib/server/graphs/import-graph";
+import { createProposal, editAction, getProposal, reviewForGraph } from "@/lib/server/proposals/proposals";
+import type * as ProposalsModule from "@/lib/server/proposals/proposals";
+import type { TestDatabase } from "@/lib/server/db/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
 import { createTestToken, createTestUser, signInHeaders, TEST_PASSWORD } from "@/lib/server/auth/test-support";
 import { safeNext } from "@/app/_lib/page-actor";
 import { POST as approve } from "./proposals/[id]/approve/route";
@@ -32,7 +32,7 @@ import { POST as syncMemory } from "./graphs/[name]/questions/sync-memory/route"
 
 /** Runs `afterRead` right after the n-th getProposal read made by the approval code (1-based). */
 const race = vi.hoisted(() => ({ afterRead: null as null | ((call: number) => Promise<void>), calls: 0 }));
-vi.mock("@/lib/server/proposals", async (importOriginal) => {
+vi.mock("@/lib/server/proposals/proposals", async (importOriginal) => {
   const actual = await importOriginal<typeof ProposalsModule>();
   return {
     ...actual,

@@ -5,9 +5,9 @@ import { parseAuditPageFilters, auditApiSearch } from "@/lib/audit/audit-page-fi
 import { AUDIT_PAGE_SIZE, auditFilterQuery } from "@/lib/audit/audit-query";
 import { groupAuditActions } from "@/lib/audit/format-audit-event";
 import { can } from "@/lib/auth/permissions";
-import { AUDIT_ACTIONS } from "@/lib/server/audit";
-import { findAuditEvents } from "@/lib/server/find-audit-events";
-import { findAuditFacets } from "@/lib/server/find-audit-facets";
+import { AUDIT_ACTIONS } from "@/lib/server/audit/audit";
+import { findAuditEvents } from "@/lib/server/audit/find-audit-events";
+import { findAuditFacets } from "@/lib/server/audit/find-audit-facets";
 import "../styles/audit.css";
 
 export const dynamic = "force-dynamic";

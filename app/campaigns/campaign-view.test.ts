@@ -14,7 +14,7 @@ import { runCampaign } from "@/lib/campaign/run-campaign";
 import { countryQuestions, hierarchyModel } from "@/lib/campaign/test-support";
 import { parseTriples } from "@/lib/import/parse-triples";
 import { mineGraphRules } from "@/lib/review/mine-graph-rules";
-import type { CampaignDetails } from "@/lib/server/campaigns";
+import type { CampaignDetails } from "@/lib/server/campaigns/campaigns";
 import { readData } from "@/lib/test/data";
 
 describe("CampaignView", () => {

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { CampaignsTable } from "@/components/campaigns/campaigns-table";
 import { StartCampaignForm } from "@/components/campaigns/start-campaign-form";
-import { findCampaigns } from "@/lib/server/campaigns";
-import { findGraphs } from "@/lib/server/graph-store";
+import { findCampaigns } from "@/lib/server/campaigns/campaigns";
+import { findGraphs } from "@/lib/server/graphs/graph-store";
 import { findPagePermission } from "@/app/_lib/page-actor";
 import "./campaigns.css";
 

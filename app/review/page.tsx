@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import type { ProposalDetails } from "@/components/api/proposal-types";
 import { ReviewQueue } from "@/components/review/review-queue";
 import { parseQueueFilters, toQueueRows } from "@/components/review/queue-rows";
-import { findProposals } from "@/lib/server/proposals";
+import { findProposals } from "@/lib/server/proposals/proposals";
 import "../styles/review.css";
 import "../styles/review-dialogs.css";
 import "../styles/review-queue.css";

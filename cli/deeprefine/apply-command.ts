@@ -30,7 +30,7 @@ import { exportGraphifyJson } from "../../lib/export/export-graphify";
 import type { KnowledgeGraph } from "../../lib/graph/model";
 import { formatAction } from "../../lib/loop/parse-output";
 import type { ActionReview } from "../../lib/review/types";
-import { writeWikiAtomically } from "../../lib/server/write-wiki";
+import { writeWikiAtomically } from "../../lib/server/graphs/write-wiki";
 import type { Io } from "../output";
 import { printJson } from "../output";
 import type { Context, ProjectPaths, RootOptions } from "./project";

@@ -14,7 +14,7 @@ import type { JsonObject } from "../../lib/json/lossless-json";
 import { isJsonObject, parseLosslessJson } from "../../lib/json/lossless-json";
 import type { LoadedTrace } from "../../lib/loop/deeprefine-files";
 import { loadDeepRefineTrace } from "../../lib/loop/deeprefine-files";
-import { checkSize, decodeText } from "../../lib/server/read-input";
+import { checkSize, decodeText } from "../../lib/server/graphs/read-input";
 import type { Io } from "../output";
 
 /** What every command gets: output, the working directory and the clock (both injectable for tests). */

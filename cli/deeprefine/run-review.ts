@@ -12,7 +12,7 @@ import { documentIdsForReview, reviewActions } from "../../lib/review/review-act
 import { mineGraphRules } from "../../lib/review/mine-graph-rules";
 import { createNameResolver } from "../../lib/review/resolve-action";
 import type { ActionReview } from "../../lib/review/types";
-import { readSourceFiles } from "../../lib/server/import-graph";
+import { readSourceFiles } from "../../lib/server/graphs/import-graph";
 
 export interface FileReview {
   inputs: Extract<RefinementInputs, { ok: true }>;

@@ -9,7 +9,7 @@ import { formatUtcTimestamp } from "../../lib/deeprefine/history";
 import { undoTarget } from "../../lib/deeprefine/versions";
 import { AppError } from "../../lib/errors";
 import { parseGraphifyJson } from "../../lib/import/parse-graphify";
-import { decodeText } from "../../lib/server/read-input";
+import { decodeText } from "../../lib/server/graphs/read-input";
 import { printJson } from "../output";
 import { refreshWiki } from "./apply-command";
 import type { Context, RootOptions } from "./project";

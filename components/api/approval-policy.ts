@@ -1,7 +1,7 @@
 /** A graph's approval policy: fetcher, query-option factory and hooks. */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ApprovalPolicy } from "@/lib/auth/approval-policy";
-import type { GraphPolicy } from "@/lib/server/policies";
+import type { GraphPolicy } from "@/lib/server/policies/policies";
 import { fetchJson } from "./fetch-json";
 import { graphKeys, proposalKeys } from "./graph-keys";
 

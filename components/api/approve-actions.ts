@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { ApproveActionsResult } from "@/lib/server/approvals";
+import type { ApproveActionsResult } from "@/lib/server/approvals/approvals";
 import { fetchJson } from "./fetch-json";
 import type { RefinementAction } from "./run-types";
 import { invalidateAfterDecision } from "./invalidate-proposals";

@@ -4,7 +4,7 @@
  */
 export type { AskAnswer, AskPassage, AskToolCall, AskTrace, PlanStep } from "@/lib/ask/types";
 export type { Step1Retrieval } from "@/lib/loop/types";
-export type { AskDetails, AskRowStatus, AskSummary } from "@/lib/server/asks";
-export type { AskAgainResult } from "@/lib/server/ask-again";
-export type { LoopSettings } from "@/lib/server/loop-settings";
-export type { StepAnswer as RunStepAnswer } from "@/lib/server/step-answer";
+export type { AskDetails, AskRowStatus, AskSummary } from "@/lib/server/asks/asks";
+export type { AskAgainResult } from "@/lib/server/asks/ask-again";
+export type { LoopSettings } from "@/lib/server/runs/loop-settings";
+export type { StepAnswer as RunStepAnswer } from "@/lib/server/runs/step-answer";

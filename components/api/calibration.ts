@@ -5,7 +5,7 @@
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { LabelThresholds } from "@/lib/review/types";
-import type { GraphCalibration } from "@/lib/server/review-calibration";
+import type { GraphCalibration } from "@/lib/server/proposals/review-calibration";
 import { fetchJson } from "./fetch-json";
 import { proposalKeys } from "./graph-keys";
 

@@ -4,7 +4,7 @@
  */
 import type { GraphDiff } from "@/lib/changes/diff";
 import type { DiffGraph } from "@/lib/changes/diff-graph";
-import type { VersionInfo } from "@/lib/server/changesets";
+import type { VersionInfo } from "@/lib/server/proposals/changesets";
 
 export type { DiffEdge, DiffNode, GraphDiff } from "@/lib/changes/diff";
 export type { DiffGraph, DiffGraphEdge, DiffGraphNode, DiffStatus } from "@/lib/changes/diff-graph";

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { ProposalPage } from "@/lib/server/find-proposal-page";
+import type { ProposalPage } from "@/lib/server/proposals/find-proposal-page";
 import { fetchJson } from "./fetch-json";
 import { proposalKeys } from "./graph-keys";
 import type { ProposalListFilter } from "./graph-keys";

@@ -1,7 +1,7 @@
 /** A proposal's discussion and timeline: fetchers, query-option factories and hooks. */
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { TimelineEvent } from "@/lib/server/approvals-timeline";
-import type { CommentView } from "@/lib/server/comments";
+import type { TimelineEvent } from "@/lib/server/approvals/approvals-timeline";
+import type { CommentView } from "@/lib/server/approvals/comments";
 import { fetchJson } from "./fetch-json";
 import { proposalKeys } from "./graph-keys";
 

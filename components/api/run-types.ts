@@ -4,13 +4,13 @@
  * server layer ships), plus the few shapes only the browser needs.
  */
 import type { RunStatus } from "@/lib/loop/types";
-import type { AddQuestionsResult } from "@/lib/server/questions";
+import type { AddQuestionsResult } from "@/lib/server/runs/questions";
 
 export type { LlmCallRecord, LoopConfig, RefinementAction, RetrievalMethod, RunStatus, StepRecord } from "@/lib/loop/types";
 export type { Triple as RunTriple } from "@/lib/graph/model";
-export type { RunDetails, RunSummary } from "@/lib/server/runs";
-export type { AddQuestionsResult, QuestionItem } from "@/lib/server/questions";
-export type { LaunchedRuns } from "@/lib/server/run-launcher";
+export type { RunDetails, RunSummary } from "@/lib/server/runs/runs";
+export type { AddQuestionsResult, QuestionItem } from "@/lib/server/runs/questions";
+export type { LaunchedRuns } from "@/lib/server/runs/run-launcher";
 
 /** `status` event of GET /api/runs/{id}/events. */
 export interface RunStatusEvent {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { DecisionResult } from "@/lib/server/approvals-veto";
+import type { DecisionResult } from "@/lib/server/approvals/approvals-veto";
 import { fetchJson } from "./fetch-json";
 import { invalidateAfterDecision } from "./invalidate-proposals";
 import { proposalKeys } from "./graph-keys";

@@ -4,9 +4,9 @@
  */
 import { queryOptions } from "@tanstack/react-query";
 import { fetchJson } from "../api/fetch-json";
-import type { CampaignDetails, CampaignSummary } from "@/lib/server/campaigns";
+import type { CampaignDetails, CampaignSummary } from "@/lib/server/campaigns/campaigns";
 
-export type { CampaignDetails, CampaignStatus, CampaignSummary } from "@/lib/server/campaigns";
+export type { CampaignDetails, CampaignStatus, CampaignSummary } from "@/lib/server/campaigns/campaigns";
 export type { Band, CampaignIteration, Decision, WorklogEntry } from "@/lib/campaign/types";
 
 /** How often a running campaign is fetched again. */

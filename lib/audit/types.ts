@@ -12,7 +12,7 @@ export interface AuditEventView {
   /** The account behind a user or token; null for the command line and the system. */
   actorId: string | null;
   actorName: string;
-  /** e.g. `action.approve` (AUDIT_ACTIONS in lib/server/audit.ts lists them). */
+  /** e.g. `action.approve` (AUDIT_ACTIONS in lib/server/audit/audit.ts lists them). */
   action: string;
   graphName: string | null;
   targetType: string | null;

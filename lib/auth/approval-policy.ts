@@ -1,6 +1,6 @@
 /**
  * Approval policy: who must agree before a proposed action changes a graph. Pure: the server
- * (lib/server/approvals.ts) enforces it on every request, and the browser uses the same
+ * (lib/server/approvals/approvals.ts) enforces it on every request, and the browser uses the same
  * predicates only to label buttons and explain refusals — the server is the check.
  *
  * - Each action needs `required{High,Medium,Low}` approvals from distinct people.

@@ -1,7 +1,7 @@
 /**
  * Graph changes as data: a changeset is a list of explicit operations, each carrying the state
  * it expects before (so it can be checked against a newer version and inverted exactly).
- * Applied by a pure function; persisted separately (lib/server/changesets.ts).
+ * Applied by a pure function; persisted separately (lib/server/proposals/changesets.ts).
  */
 import type { GraphEdge, GraphNode } from "../graph/model";
 import { KnowledgeGraph, edgeFromRecord, nodeFromRecord } from "../graph/model";

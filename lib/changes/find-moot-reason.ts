@@ -3,7 +3,7 @@
  * nothing — the edge it inserts exists, the edge it deletes is gone, the node it replaces was
  * merged into the one it names. A pending action that a new version made moot (a copy of it
  * proposed by another run was applied, or someone else made the same change) is obsolete; the
- * server compares the graph before and after each commit (lib/server/obsolete-actions.ts).
+ * server compares the graph before and after each commit (lib/server/proposals/obsolete-actions.ts).
  *
  * Names resolve with the resolver review and apply use (lib/review/resolve-action.ts); an
  * ambiguous name is never moot: a person must pick the node.

@@ -1,6 +1,6 @@
 /**
  * How people decided, per graph, action kind and label (issue #10). One counting rule for the
- * server (lib/server/review-calibration.ts) and the review queue, which counts the same rows it
+ * server (lib/server/proposals/review-calibration.ts) and the review queue, which counts the same rows it
  * already holds so its figures move with every decision without another request.
  *
  * An action's status says what happened to it: `applied`/`skipped` = approved (skipped: approved,

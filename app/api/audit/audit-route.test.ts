@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/auth/permissions";
 import type { AuditEventPage, AuditEventView } from "@/lib/audit/types";
-import { recordAudit } from "@/lib/server/audit";
+import { recordAudit } from "@/lib/server/audit/audit";
 import { createTestToken, createTestUser, signInHeaders } from "@/lib/server/auth/test-support";
-import type { TestDatabase } from "@/lib/server/test-database";
-import { useTestDatabase } from "@/lib/server/test-database";
+import type { TestDatabase } from "@/lib/server/db/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
 import { GET as exportAudit } from "./export/route";
 import { GET as findAudit } from "./route";
 

@@ -1,6 +1,6 @@
 import { can } from "@/lib/auth/permissions";
 import { auditPageQuery } from "@/lib/audit/audit-query";
-import { findAuditEvents } from "@/lib/server/find-audit-events";
+import { findAuditEvents } from "@/lib/server/audit/find-audit-events";
 import { requireActor } from "../_lib/auth";
 import { respond } from "../_lib/respond";
 

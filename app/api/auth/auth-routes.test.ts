@@ -3,14 +3,14 @@
  * real Requests (cookies and headers exactly as a browser or a script sends them).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/server/db";
-import { importGraphFromPath } from "@/lib/server/import-graph";
-import { getRun } from "@/lib/server/runs";
+import { getDb } from "@/lib/server/db/db";
+import { importGraphFromPath } from "@/lib/server/graphs/import-graph";
+import { getRun } from "@/lib/server/runs/runs";
 import { createSession } from "@/lib/server/auth/create-session";
 import { createTestToken, createTestUser, signInHeaders, TEST_PASSWORD } from "@/lib/server/auth/test-support";
 import { installPeerAddressHeader, PEER_HEADER } from "@/lib/server/auth/peer-address";
-import { useTestDatabase } from "@/lib/server/test-database";
-import type { TestDatabase } from "@/lib/server/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
+import type { TestDatabase } from "@/lib/server/db/test-database";
 import { dataPath } from "@/lib/test/data";
 import { POST as setup } from "./setup/route";
 import { POST as login } from "./login/route";

@@ -9,8 +9,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestUser, signInHeaders } from "@/lib/server/auth/test-support";
-import { useTestDatabase } from "@/lib/server/test-database";
-import type { TestDatabase } from "@/lib/server/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
+import type { TestDatabase } from "@/lib/server/db/test-database";
 
 const apiRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;

@@ -5,11 +5,11 @@
  * bad input and viewers are refused by code.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CampaignDetails, CampaignSummary } from "@/lib/server/campaigns";
+import type { CampaignDetails, CampaignSummary } from "@/lib/server/campaigns/campaigns";
 import { createTestUser, signInHeaders } from "@/lib/server/auth/test-support";
-import { importGraphFromPath } from "@/lib/server/import-graph";
-import type { TestDatabase } from "@/lib/server/test-database";
-import { useTestDatabase } from "@/lib/server/test-database";
+import { importGraphFromPath } from "@/lib/server/graphs/import-graph";
+import type { TestDatabase } from "@/lib/server/db/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
 import { dataPath } from "@/lib/test/data";
 import { GET as getCampaignRoute } from "./[id]/route";
 import { POST as stopRoute } from "./[id]/stop/route";

@@ -1,5 +1,5 @@
-import { findCampaigns, findQueueQuestions, startCampaign } from "@/lib/server/campaigns";
-import { campaignListQuery, startCampaignBody } from "@/lib/server/campaigns-requests";
+import { findCampaigns, findQueueQuestions, startCampaign } from "@/lib/server/campaigns/campaigns";
+import { campaignListQuery, startCampaignBody } from "@/lib/server/campaigns/campaigns-requests";
 import { requireActor } from "../_lib/auth";
 import { readJson } from "../_lib/read-json";
 import { respond } from "../_lib/respond";

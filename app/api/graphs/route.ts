@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { GraphSummary, ImportReport } from "@/components/api/types";
 import { AppError } from "@/lib/errors";
-import { findGraphs } from "@/lib/server/graph-store";
-import { importGraphFromPath } from "@/lib/server/import-graph";
-import { recordImport } from "@/lib/server/record-import";
+import { findGraphs } from "@/lib/server/graphs/graph-store";
+import { importGraphFromPath } from "@/lib/server/graphs/import-graph";
+import { recordImport } from "@/lib/server/graphs/record-import";
 import { requireActor } from "../_lib/auth";
 import { respond } from "../_lib/respond";
 

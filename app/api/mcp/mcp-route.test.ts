@@ -13,13 +13,13 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { dataPath } from "@/lib/test/data";
-import { importGraphFromPath } from "@/lib/server/import-graph";
-import { findProposals } from "@/lib/server/proposals";
-import { getDb } from "@/lib/server/db";
-import type { TestDatabase } from "@/lib/server/test-database";
-import { useTestDatabase } from "@/lib/server/test-database";
+import { importGraphFromPath } from "@/lib/server/graphs/import-graph";
+import { findProposals } from "@/lib/server/proposals/proposals";
+import { getDb } from "@/lib/server/db/db";
+import type { TestDatabase } from "@/lib/server/db/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
 import { createTestToken, createTestUser } from "@/lib/server/auth/test-support";
-import { MCP_TOOLS, resetMcpRateLimits } from "@/lib/server/mcp/refinery-mcp";
+import { MCP_TOOLS, resetMcpRateLimits } from "@/lib/server/http/mcp/refinery-mcp";
 import { DELETE, GET, POST } from "./route";
 
 let db: TestDatabase;

@@ -3,11 +3,11 @@
  * a browser session is refused; the read scope reads, the propose scope also starts runs and
  * submits proposals). Stateless:
  * each request gets its own server for the authenticated actor, answered as JSON. The tools are
- * in lib/server/mcp/refinery-mcp.ts; none of them decides.
+ * in lib/server/http/mcp/refinery-mcp.ts; none of them decides.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { AppError } from "@/lib/errors";
-import { createRefineryMcpServer } from "@/lib/server/mcp/refinery-mcp";
+import { createRefineryMcpServer } from "@/lib/server/http/mcp/refinery-mcp";
 import { requireActor } from "../_lib/auth";
 import { errorResponse } from "../_lib/respond";
 

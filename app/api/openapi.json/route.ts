@@ -1,4 +1,4 @@
-import { buildOpenApiDocument } from "@/lib/server/openapi";
+import { buildOpenApiDocument } from "@/lib/server/http/openapi";
 import { respond } from "../_lib/respond";
 
 export const dynamic = "force-static";

@@ -5,14 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RefinementAction } from "@/lib/loop/types";
 import { dataPath } from "@/lib/test/data";
-import { getDb } from "@/lib/server/db";
-import type { ProposalPage } from "@/lib/server/find-proposal-page";
-import { loadGraph } from "@/lib/server/graph-store";
-import { importGraphFromPath } from "@/lib/server/import-graph";
-import { createProposal, reviewForGraph } from "@/lib/server/proposals";
+import { getDb } from "@/lib/server/db/db";
+import type { ProposalPage } from "@/lib/server/proposals/find-proposal-page";
+import { loadGraph } from "@/lib/server/graphs/graph-store";
+import { importGraphFromPath } from "@/lib/server/graphs/import-graph";
+import { createProposal, reviewForGraph } from "@/lib/server/proposals/proposals";
 import { createTestUser, signInHeaders } from "@/lib/server/auth/test-support";
-import type { TestDatabase } from "@/lib/server/test-database";
-import { useTestDatabase } from "@/lib/server/test-database";
+import type { TestDatabase } from "@/lib/server/db/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
 import { GET } from "./route";
 
 const COUNT = 61;

@@ -1,11 +1,11 @@
-import { createProposal, getProposal, reviewForGraph } from "@/lib/server/proposals";
-import { findProposalPage } from "@/lib/server/find-proposal-page";
-import { queries } from "@/lib/server/openapi-requests";
-import { getGraphRecord } from "@/lib/server/graph-store";
+import { createProposal, getProposal, reviewForGraph } from "@/lib/server/proposals/proposals";
+import { findProposalPage } from "@/lib/server/proposals/find-proposal-page";
+import { queries } from "@/lib/server/http/openapi-requests";
+import { getGraphRecord } from "@/lib/server/graphs/graph-store";
 import { requireActor } from "../_lib/auth";
 import { readJson } from "../_lib/read-json";
 import { respond } from "../_lib/respond";
-import { submitProposalBody } from "@/lib/server/approvals-requests";
+import { submitProposalBody } from "@/lib/server/approvals/approvals-requests";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

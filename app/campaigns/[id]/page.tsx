@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import type { CampaignDetails } from "@/components/campaigns/campaign-api";
 import { CampaignView } from "@/components/campaigns/campaign-view";
 import { isAppError } from "@/lib/errors";
-import { getCampaign } from "@/lib/server/campaigns";
+import { getCampaign } from "@/lib/server/campaigns/campaigns";
 import { requirePageActor } from "@/app/_lib/page-actor";
 import "../campaigns.css";
 

@@ -1,7 +1,7 @@
 import { cache } from "react";
 import { isAppError } from "@/lib/errors";
-import type { GraphSummary } from "@/lib/server/graph-store";
-import { getGraphSummary } from "@/lib/server/graph-store";
+import type { GraphSummary } from "@/lib/server/graphs/graph-store";
+import { getGraphSummary } from "@/lib/server/graphs/graph-store";
 import { requirePageActor } from "@/app/_lib/page-actor";
 
 /**

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { z } from "zod";
 import { HighlightText } from "@/components/proposals/highlight-text";
 import { isAppError } from "@/lib/errors";
-import { findDocuments, getGraphRecord } from "@/lib/server/graph-store";
+import { findDocuments, getGraphRecord } from "@/lib/server/graphs/graph-store";
 import "../../styles/review-source.css";
 import { requirePageActor } from "@/app/_lib/page-actor";
 

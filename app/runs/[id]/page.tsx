@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import type { RunDetails } from "@/components/api/run-types";
 import { RunView } from "@/components/runs/run-view";
 import { isAppError } from "@/lib/errors";
-import { getRun } from "@/lib/server/runs";
+import { getRun } from "@/lib/server/runs/runs";
 import { requirePageActor } from "@/app/_lib/page-actor";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { recordAudit } from "../audit";
-import { getDb } from "../db";
+import { getDb } from "../db/db";
 import { assertAcceptablePassword, hashPassword, verifyPassword } from "./passwords";
 
 export interface ChangePasswordOptions {

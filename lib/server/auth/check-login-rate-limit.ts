@@ -12,7 +12,7 @@
  *   is not a key: requests without one must not all share one lockout.
  */
 import { AppError } from "../../errors";
-import { getDb } from "../db";
+import { getDb } from "../db/db";
 
 export const LOGIN_WINDOW_MS = 60 * 60 * 1000;
 export const FREE_FAILURES = 5;

@@ -6,7 +6,7 @@ import type { Actor, TokenScope } from "../../auth/permissions";
 import { can } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { recordAudit } from "../audit";
-import { getDb } from "../db";
+import { getDb } from "../db/db";
 import { TOKEN_PREFIX, toApiTokenView, tokenSelect } from "./api-token-fields";
 import type { ApiTokenView } from "./api-token-fields";
 import { randomSecret, sha256Hex } from "./secrets";

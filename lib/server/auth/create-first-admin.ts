@@ -6,8 +6,8 @@
  */
 import { AppError } from "../../errors";
 import { recordAudit } from "../audit";
-import { getDb } from "../db";
-import { Prisma } from "../generated/prisma/client";
+import { getDb } from "../db/db";
+import { Prisma } from "../db/generated/prisma/client";
 import { toUserView, userSelect } from "./account-fields";
 import type { UserView } from "./account-fields";
 import { assertAcceptablePassword, hashPassword } from "./passwords";

@@ -1,5 +1,5 @@
-import { getDb } from "../db";
-import type { Prisma } from "../generated/prisma/client";
+import { getDb } from "../db/db";
+import type { Prisma } from "../db/generated/prisma/client";
 import { randomSecret, sha256Hex } from "./secrets";
 import { SESSION_TTL_MS } from "./session-cookies";
 import type { SessionCookieValues } from "./session-cookies";

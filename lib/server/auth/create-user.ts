@@ -1,8 +1,8 @@
 import type { Actor, Role } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { recordAudit } from "../audit";
-import { getDb } from "../db";
-import { Prisma } from "../generated/prisma/client";
+import { getDb } from "../db/db";
+import { Prisma } from "../db/generated/prisma/client";
 import { toUserView, userSelect } from "./account-fields";
 import type { UserView } from "./account-fields";
 import { assertAcceptablePassword, hashPassword } from "./passwords";

@@ -1,6 +1,6 @@
 import type { Actor } from "../../auth/permissions";
 import { recordAudit } from "../audit";
-import { getDb } from "../db";
+import { getDb } from "../db/db";
 
 /**
  * Sign out: the session row goes, so the cookie is worthless even if a copy survives. With

@@ -6,7 +6,7 @@
  * wrong guesses slow the stranger down, not the owner on their own browser.
  */
 import { createHmac, randomBytes } from "node:crypto";
-import { getDb } from "../db";
+import { getDb } from "../db/db";
 import { isSameSecret } from "./secrets";
 
 export const DEVICE_COOKIE = "refinery_device";

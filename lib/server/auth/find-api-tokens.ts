@@ -1,6 +1,6 @@
 import type { Actor } from "../../auth/permissions";
 import { can } from "../../auth/permissions";
-import { getDb } from "../db";
+import { getDb } from "../db/db";
 import { toApiTokenView, tokenSelect } from "./api-token-fields";
 import type { ApiTokenView } from "./api-token-fields";
 

@@ -1,4 +1,4 @@
-import { getDb } from "../db";
+import { getDb } from "../db/db";
 import { toUserView, userSelect } from "./account-fields";
 import type { UserView } from "./account-fields";
 

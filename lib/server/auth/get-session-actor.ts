@@ -3,7 +3,7 @@
  * met; sessions of a disabled account never authenticate.
  */
 import type { Actor } from "../../auth/permissions";
-import { getDb } from "../db";
+import { getDb } from "../db/db";
 import { roleSchema } from "./account-fields";
 import { sha256Hex } from "./secrets";
 

@@ -1,6 +1,6 @@
 /** The owner behind a bearer token, capped by its scope, or null when it does not work (any more). */
 import type { Actor } from "../../auth/permissions";
-import { getDb } from "../db";
+import { getDb } from "../db/db";
 import { roleSchema } from "./account-fields";
 import { TOKEN_PREFIX, tokenScopeSchema } from "./api-token-fields";
 import { sha256Hex } from "./secrets";

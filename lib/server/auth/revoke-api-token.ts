@@ -2,7 +2,7 @@ import type { Actor } from "../../auth/permissions";
 import { can } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { recordAudit } from "../audit";
-import { getDb } from "../db";
+import { getDb } from "../db/db";
 import { toApiTokenView, tokenSelect } from "./api-token-fields";
 import type { ApiTokenView } from "./api-token-fields";
 

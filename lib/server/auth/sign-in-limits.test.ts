@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as login } from "@/app/api/auth/login/route";
-import { getDb } from "../db";
-import type { TestDatabase } from "../test-database";
-import { useTestDatabase } from "../test-database";
+import { getDb } from "../db/db";
+import type { TestDatabase } from "../db/test-database";
+import { useTestDatabase } from "../db/test-database";
 import { backoffMs, checkLoginRateLimit, FREE_FAILURES, MAX_BACKOFF_MS } from "./check-login-rate-limit";
 import { DEVICE_COOKIE } from "./device-cookie";
 import { installPeerAddressHeader, PEER_HEADER } from "./peer-address";

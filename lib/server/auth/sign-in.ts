@@ -8,7 +8,7 @@ import { SYSTEM_ACTOR } from "../../auth/permissions";
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { recordAudit } from "../audit";
-import { getDb } from "../db";
+import { getDb } from "../db/db";
 import { roleSchema } from "./account-fields";
 import { checkLoginRateLimit } from "./check-login-rate-limit";
 import { createSession } from "./create-session";

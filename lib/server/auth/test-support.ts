@@ -8,7 +8,7 @@
  */
 import type { Role, TokenScope } from "../../auth/permissions";
 import { AppError } from "../../errors";
-import { getDb } from "../db";
+import { getDb } from "../db/db";
 import { TOKEN_PREFIX } from "./api-token-fields";
 import { createSession } from "./create-session";
 import { hashPassword } from "./passwords";

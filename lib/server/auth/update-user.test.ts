@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/permissions";
-import { getDb } from "../db";
-import type { TestDatabase } from "../test-database";
-import { useTestDatabase } from "../test-database";
+import { getDb } from "../db/db";
+import type { TestDatabase } from "../db/test-database";
+import { useTestDatabase } from "../db/test-database";
 import { getTokenActor } from "./get-token-actor";
 import { createApiToken } from "./create-api-token";
 import { createTestUser } from "./test-support";

@@ -8,9 +8,9 @@
 import type { Actor, Role } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { recordAudit } from "../audit";
-import { dialectOf, resolveDatabaseUrl } from "../database-url";
-import { getDb } from "../db";
-import type { Prisma } from "../generated/prisma/client";
+import { dialectOf, resolveDatabaseUrl } from "../db/database-url";
+import { getDb } from "../db/db";
+import type { Prisma } from "../db/generated/prisma/client";
 import { toUserView, userSelect } from "./account-fields";
 import type { UserView } from "./account-fields";
 import { assertAcceptablePassword, hashPassword } from "./passwords";

@@ -1,4 +1,6 @@
 /**
+ * providers/ — the LLM behind the loop, Ask and verification, and the entry file of the domain.
+ *
  * Which LLM provider a run uses: `heuristic` (default, offline, not an LLM), `openai` (any
  * OpenAI-compatible endpoint from REFINERY_LLM_* settings) or `replay` (a recorded file).
  * The openai provider is created once per process so its concurrency limit is shared by
@@ -57,3 +59,7 @@ export async function describeProvider() {
   const settings = redactSettings(await getEffectiveLlmSettings());
   return { ...settings, isLlm: settings.provider !== "heuristic" };
 }
+
+// The rest of the domain's public surface: settings from the environment and the settings page.
+export * from "./llm-env";
+export * from "./settings-store";

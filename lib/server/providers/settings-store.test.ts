@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../errors";
-import { getSql } from "../sql";
-import type { TestDatabase } from "../test-database";
-import { useTestDatabase } from "../test-database";
+import { getSql } from "../db/sql";
+import type { TestDatabase } from "../db/test-database";
+import { useTestDatabase } from "../db/test-database";
 import { getProvider } from "./index";
 import { checkLlmConnection, describeLlmSettings, getEffectiveLlmSettings, saveLlmSettings } from "./settings-store";
 import type { TestLlmServer } from "./test-llm-server";

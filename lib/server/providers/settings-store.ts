@@ -6,8 +6,8 @@
 import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { recordAudit } from "../audit";
-import { getSql } from "../sql";
-import type { SqlExecutor } from "../sql";
+import { getSql } from "../db/sql";
+import type { SqlExecutor } from "../db/sql";
 import type { LlmSettings, RedactedLlmSettings } from "./llm-env";
 import { LLM_ENV, readLlmSettings, redactSettings } from "./llm-env";
 

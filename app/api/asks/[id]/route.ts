@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getAsk } from "@/lib/server/asks";
+import { getAsk } from "@/lib/server/asks/asks";
 import { requireActor } from "../../_lib/auth";
 import { respond } from "../../_lib/respond";
 

@@ -1,6 +1,6 @@
 import { can } from "@/lib/auth/permissions";
 import { auditFilterQuery } from "@/lib/audit/audit-query";
-import { auditExportFileName, exportAuditEventsJsonl } from "@/lib/server/export-audit-events";
+import { auditExportFileName, exportAuditEventsJsonl } from "@/lib/server/audit/export-audit-events";
 import { requireActor } from "../../_lib/auth";
 import { errorResponse } from "../../_lib/respond";
 

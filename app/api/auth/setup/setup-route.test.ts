@@ -3,9 +3,9 @@
  * costs ~100 ms of CPU, so 16 refused requests a second used to slow every page to ~1 s.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { useTestDatabase } from "@/lib/server/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
 import type * as PasswordsModule from "@/lib/server/auth/passwords";
-import type { TestDatabase } from "@/lib/server/test-database";
+import type { TestDatabase } from "@/lib/server/db/test-database";
 import { POST as setup } from "./route";
 
 const hashes = vi.hoisted(() => ({ count: 0 }));

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { GraphSummary } from "@/components/api/types";
 import { clientIp } from "@/lib/server/auth/request-info";
-import { getGraphSummary } from "@/lib/server/graph-store";
-import { deleteGraph, renameGraph } from "@/lib/server/rename-graph";
+import { getGraphSummary } from "@/lib/server/graphs/graph-store";
+import { deleteGraph, renameGraph } from "@/lib/server/graphs/rename-graph";
 import { readJson } from "../../_lib/read-json";
 import { graphParams } from "../../_lib/params";
 import { requireActor } from "../../_lib/auth";

@@ -1,4 +1,4 @@
-import { importsInProgress, type ImportProgress } from "@/lib/server/import-graph";
+import { importsInProgress, type ImportProgress } from "@/lib/server/graphs/import-graph";
 import { requireActor } from "../../_lib/auth";
 import { respond } from "../../_lib/respond";
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { ImportReport } from "@/components/api/types";
 import { AppError } from "@/lib/errors";
-import { recordImport } from "@/lib/server/record-import";
-import { importUpload, type UploadInput } from "@/lib/server/upload/import-upload";
-import { readUploadForm } from "@/lib/server/upload/read-upload-form";
+import { recordImport } from "@/lib/server/graphs/record-import";
+import { importUpload, type UploadInput } from "@/lib/server/graphs/upload/import-upload";
+import { readUploadForm } from "@/lib/server/graphs/upload/read-upload-form";
 import { requireActor } from "../../_lib/auth";
 import { respond } from "../../_lib/respond";
 

@@ -9,10 +9,10 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ImportReport } from "@/components/api/types";
 import { createTestUser, signInHeaders } from "@/lib/server/auth/test-support";
-import { findGraphs } from "@/lib/server/graph-store";
-import type { TestDatabase } from "@/lib/server/test-database";
-import { useTestDatabase } from "@/lib/server/test-database";
-import { buildZip } from "@/lib/server/upload/zip-test-support";
+import { findGraphs } from "@/lib/server/graphs/graph-store";
+import type { TestDatabase } from "@/lib/server/db/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
+import { buildZip } from "@/lib/server/graphs/upload/zip-test-support";
 import { POST } from "./route";
 
 const demo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "demo", "httpx");

@@ -1,4 +1,4 @@
-import { getProposal } from "@/lib/server/proposals";
+import { getProposal } from "@/lib/server/proposals/proposals";
 import { requireActor } from "../../_lib/auth";
 import { proposalParams } from "../../_lib/ids";
 import { respond } from "../../_lib/respond";

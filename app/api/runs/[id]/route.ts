@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getRun } from "@/lib/server/runs";
+import { getRun } from "@/lib/server/runs/runs";
 import { requireActor } from "../../_lib/auth";
 import { respond } from "../../_lib/respond";
 

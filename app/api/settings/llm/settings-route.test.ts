@@ -3,10 +3,10 @@
  * loop, and the audit event exists exactly when the change does.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/server/db";
+import { getDb } from "@/lib/server/db/db";
 import { createTestUser, signInHeaders } from "@/lib/server/auth/test-support";
-import { useTestDatabase } from "@/lib/server/test-database";
-import type { TestDatabase } from "@/lib/server/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
+import type { TestDatabase } from "@/lib/server/db/test-database";
 import { PUT } from "./route";
 
 let db: TestDatabase;

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import type { AskDetails } from "@/components/api/ask-types";
 import { AskView } from "@/components/ask/ask-view";
 import { isAppError } from "@/lib/errors";
-import { getAsk } from "@/lib/server/asks";
+import { getAsk } from "@/lib/server/asks/asks";
 import { findGraphSummary } from "../find-graph-summary";
 
 export const dynamic = "force-dynamic";

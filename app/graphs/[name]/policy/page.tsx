@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { PolicyEditor } from "@/components/policy/policy-editor";
 import { can } from "@/lib/auth/permissions";
-import { getApprovalPolicy } from "@/lib/server/policies";
+import { getApprovalPolicy } from "@/lib/server/policies/policies";
 import { requirePageActor } from "@/app/_lib/page-actor";
 import { findGraphSummary } from "../find-graph-summary";
 import "../../../styles/review.css";

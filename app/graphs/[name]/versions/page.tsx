@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { VersionHistory } from "@/components/diff/version-history";
-import { findVersions } from "@/lib/server/changesets";
+import { findVersions } from "@/lib/server/proposals/changesets";
 import { findGraphSummary } from "../find-graph-summary";
 import "../../../styles/diff.css";
 import { requirePageActor } from "@/app/_lib/page-actor";

@@ -1,5 +1,5 @@
-import { stopCampaign } from "@/lib/server/campaigns";
-import { campaignParams } from "@/lib/server/campaigns-requests";
+import { stopCampaign } from "@/lib/server/campaigns/campaigns";
+import { campaignParams } from "@/lib/server/campaigns/campaigns-requests";
 import { requireActor } from "../../../_lib/auth";
 import { respond } from "../../../_lib/respond";
 

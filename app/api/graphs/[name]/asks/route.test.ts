@@ -5,14 +5,14 @@
  * loop setting is an admin's to change; a run's answerable step states its answer.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AskDetails, AskSummary } from "@/lib/server/asks";
+import type { AskDetails, AskSummary } from "@/lib/server/asks/asks";
 import { createTestToken, createTestUser, signInHeaders } from "@/lib/server/auth/test-support";
-import { importGraphFromPath } from "@/lib/server/import-graph";
+import { importGraphFromPath } from "@/lib/server/graphs/import-graph";
 import type { LlmProvider } from "@/lib/loop/types";
 import { createHeuristicProvider } from "@/lib/providers/heuristic";
-import { startRun } from "@/lib/server/runs";
-import type { TestDatabase } from "@/lib/server/test-database";
-import { useTestDatabase } from "@/lib/server/test-database";
+import { startRun } from "@/lib/server/runs/runs";
+import type { TestDatabase } from "@/lib/server/db/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
 import { dataPath } from "@/lib/test/data";
 import { GET as getAskRoute } from "../../../asks/[id]/route";
 import { GET as getRunAnswer } from "../../../runs/[id]/answer/route";

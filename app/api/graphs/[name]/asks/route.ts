@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_QUESTION_CHARS, findAsks, getAsk, startAsk } from "@/lib/server/asks";
+import { MAX_QUESTION_CHARS, findAsks, getAsk, startAsk } from "@/lib/server/asks/asks";
 import { requireActor } from "../../../_lib/auth";
 import { graphParams } from "../../../_lib/params";
 import { readJson } from "../../../_lib/read-json";

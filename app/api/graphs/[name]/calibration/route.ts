@@ -1,4 +1,4 @@
-import { applyThresholdRefit, calibrationRequestSchema, getCalibration, resetThresholds } from "@/lib/server/review-calibration";
+import { applyThresholdRefit, calibrationRequestSchema, getCalibration, resetThresholds } from "@/lib/server/proposals/review-calibration";
 import { requireActor } from "../../../_lib/auth";
 import { graphParams } from "../../../_lib/params";
 import { readJson } from "../../../_lib/read-json";

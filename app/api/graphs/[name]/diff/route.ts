@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { diffVersionsGraph } from "@/lib/server/changesets";
+import { diffVersionsGraph } from "@/lib/server/proposals/changesets";
 import { graphParams } from "../../../_lib/params";
 import { requireActor } from "../../../_lib/auth";
 import { respond } from "../../../_lib/respond";

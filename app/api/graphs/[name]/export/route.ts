@@ -5,7 +5,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { exportGraphifyJson } from "@/lib/export/export-graphify";
-import { loadGraph } from "@/lib/server/graph-store";
+import { loadGraph } from "@/lib/server/graphs/graph-store";
 import { requireActor } from "../../../_lib/auth";
 import { graphParams } from "../../../_lib/params";
 import { errorResponse } from "../../../_lib/respond";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getLoopSettings, updateLoopSettings } from "@/lib/server/loop-settings";
+import { getLoopSettings, updateLoopSettings } from "@/lib/server/runs/loop-settings";
 import { requireActor } from "../../../_lib/auth";
 import { graphParams } from "../../../_lib/params";
 import { readJson } from "../../../_lib/read-json";

@@ -1,5 +1,5 @@
 import { approvalPolicySchema } from "@/lib/auth/approval-policy";
-import { getApprovalPolicy, updateApprovalPolicy } from "@/lib/server/policies";
+import { getApprovalPolicy, updateApprovalPolicy } from "@/lib/server/policies/policies";
 import { requireActor } from "../../../_lib/auth";
 import { graphParams } from "../../../_lib/params";
 import { readJson } from "../../../_lib/read-json";

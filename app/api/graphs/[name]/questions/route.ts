@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addQuestions, findQuestions } from "@/lib/server/questions";
+import { addQuestions, findQuestions } from "@/lib/server/runs/questions";
 import { requireActor } from "../../../_lib/auth";
 import { graphParams } from "../../../_lib/params";
 import { readJson } from "../../../_lib/read-json";

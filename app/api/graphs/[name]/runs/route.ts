@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { launchRuns } from "@/lib/server/run-launcher";
-import { findRuns } from "@/lib/server/runs";
+import { launchRuns } from "@/lib/server/runs/run-launcher";
+import { findRuns } from "@/lib/server/runs/runs";
 import { requireActor } from "../../../_lib/auth";
 import { graphParams } from "../../../_lib/params";
 import { readJson } from "../../../_lib/read-json";

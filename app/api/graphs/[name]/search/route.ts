@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { SearchResult } from "@/components/api/types";
-import { searchNodes } from "@/lib/server/explore-graph";
+import { searchNodes } from "@/lib/server/graphs/explore-graph";
 import { graphParams } from "../../../_lib/params";
 import { requireActor } from "../../../_lib/auth";
 import { respond } from "../../../_lib/respond";

@@ -1,4 +1,4 @@
-import { findVersions } from "@/lib/server/changesets";
+import { findVersions } from "@/lib/server/proposals/changesets";
 import { requireActor } from "../../../_lib/auth";
 import { graphParams } from "../../../_lib/params";
 import { respond } from "../../../_lib/respond";

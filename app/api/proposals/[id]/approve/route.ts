@@ -1,9 +1,9 @@
-import { approveActions } from "@/lib/server/approvals";
+import { approveActions } from "@/lib/server/approvals/approvals";
 import { requireActor } from "../../../_lib/auth";
 import { proposalParams } from "../../../_lib/ids";
 import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
-import { approveBody } from "@/lib/server/approvals-requests";
+import { approveBody } from "@/lib/server/approvals/approvals-requests";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { askAgainForProposal } from "@/lib/server/ask-again";
+import { askAgainForProposal } from "@/lib/server/asks/ask-again";
 import { requireActor } from "../../../_lib/auth";
 import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";

@@ -1,9 +1,9 @@
-import { createComment, findComments } from "@/lib/server/comments";
+import { createComment, findComments } from "@/lib/server/approvals/comments";
 import { requireActor } from "../../../_lib/auth";
 import { proposalParams } from "../../../_lib/ids";
 import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
-import { commentBody } from "@/lib/server/approvals-requests";
+import { commentBody } from "@/lib/server/approvals/approvals-requests";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

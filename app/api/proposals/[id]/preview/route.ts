@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { previewProposal } from "@/lib/server/proposals";
+import { previewProposal } from "@/lib/server/proposals/proposals";
 import { requireActor } from "../../../_lib/auth";
 import { actionIndexList, proposalParams } from "../../../_lib/ids";
 import { respond } from "../../../_lib/respond";

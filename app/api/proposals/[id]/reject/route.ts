@@ -1,9 +1,9 @@
-import { rejectActions } from "@/lib/server/approvals-veto";
+import { rejectActions } from "@/lib/server/approvals/approvals-veto";
 import { requireActor } from "../../../_lib/auth";
 import { proposalParams } from "../../../_lib/ids";
 import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
-import { rejectBody } from "@/lib/server/approvals-requests";
+import { rejectBody } from "@/lib/server/approvals/approvals-requests";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,4 +1,4 @@
-import { findProposalTimeline } from "@/lib/server/approvals-timeline";
+import { findProposalTimeline } from "@/lib/server/approvals/approvals-timeline";
 import { requireActor } from "../../../_lib/auth";
 import { proposalParams } from "../../../_lib/ids";
 import { respond } from "../../../_lib/respond";

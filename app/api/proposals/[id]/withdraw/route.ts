@@ -1,9 +1,9 @@
-import { withdrawDecision } from "@/lib/server/approvals-veto";
+import { withdrawDecision } from "@/lib/server/approvals/approvals-veto";
 import { requireActor } from "../../../_lib/auth";
 import { proposalParams } from "../../../_lib/ids";
 import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
-import { withdrawBody } from "@/lib/server/approvals-requests";
+import { withdrawBody } from "@/lib/server/approvals/approvals-requests";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { answerRunStep } from "@/lib/server/step-answer";
+import { answerRunStep } from "@/lib/server/runs/step-answer";
 import { requireActor } from "../../../_lib/auth";
 import { respond } from "../../../_lib/respond";
 

@@ -1,7 +1,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { deepRefineFileNames, refinementActionsText, traceToDeepRefineJson } from "@/lib/loop/deeprefine-files";
-import { getRun, traceOfRun } from "@/lib/server/runs";
+import { getRun, traceOfRun } from "@/lib/server/runs/runs";
 import { requireActor } from "../../../_lib/auth";
 import { errorResponse } from "../../../_lib/respond";
 

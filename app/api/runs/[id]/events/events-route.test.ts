@@ -11,18 +11,18 @@ import type { LlmProvider } from "@/lib/loop/types";
 import { createHeuristicProvider } from "@/lib/providers/heuristic";
 import { dataPath } from "@/lib/test/data";
 import { createTestToken, createTestUser, signInHeaders } from "@/lib/server/auth/test-support";
-import { getDb } from "@/lib/server/db";
-import { importGraphFromPath } from "@/lib/server/import-graph";
-import { openEventStreamCount } from "@/lib/server/run-event-streams";
-import { startRun } from "@/lib/server/runs";
-import type * as RunsModule from "@/lib/server/runs";
-import type { TestDatabase } from "@/lib/server/test-database";
-import { useTestDatabase } from "@/lib/server/test-database";
+import { getDb } from "@/lib/server/db/db";
+import { importGraphFromPath } from "@/lib/server/graphs/import-graph";
+import { openEventStreamCount } from "@/lib/server/runs/run-event-streams";
+import { startRun } from "@/lib/server/runs/runs";
+import type * as RunsModule from "@/lib/server/runs/runs";
+import type { TestDatabase } from "@/lib/server/db/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
 import { GET } from "./route";
 
 // Counts the route's reads of a run: a pushed stream reads it once at the start and once at the end.
 const reads = vi.hoisted(() => ({ getRun: 0 }));
-vi.mock("@/lib/server/runs", async (importOriginal) => {
+vi.mock("@/lib/server/runs/runs", async (importOriginal) => {
   const actual = await importOriginal<typeof RunsModule>();
   return {
     ...actual,

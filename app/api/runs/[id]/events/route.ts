@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { streamRunEvents } from "@/lib/server/stream-run-events";
+import { streamRunEvents } from "@/lib/server/runs/stream-run-events";
 import { requireActor } from "../../../_lib/auth";
 import { errorResponse } from "../../../_lib/respond";
 
@@ -9,7 +9,7 @@ export const runtime = "nodejs";
 const params = z.object({ id: z.string().min(1).max(100) });
 
 /**
- * Server-sent events for one run (lib/server/stream-run-events.ts): pushed for runs of this
+ * Server-sent events for one run (lib/server/runs/stream-run-events.ts): pushed for runs of this
  * process, a slow database poll for runs of another. Open streams are capped per account and in
  * total; past the cap: 429 with Retry-After (the browser then polls GET /api/runs/{id}).
  */

@@ -5,10 +5,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getDb } from "@/lib/server/db";
+import { getDb } from "@/lib/server/db/db";
 import { createTestUser, signInHeaders } from "@/lib/server/auth/test-support";
-import { useTestDatabase } from "@/lib/server/test-database";
-import type { TestDatabase } from "@/lib/server/test-database";
+import { useTestDatabase } from "@/lib/server/db/test-database";
+import type { TestDatabase } from "@/lib/server/db/test-database";
 import { POST } from "./route";
 
 let db: TestDatabase;

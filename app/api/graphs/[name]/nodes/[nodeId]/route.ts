@@ -1,5 +1,5 @@
 import type { NodeDetails } from "@/components/api/types";
-import { getNodeDetails } from "@/lib/server/explore-graph";
+import { getNodeDetails } from "@/lib/server/graphs/explore-graph";
 import { nodeParams } from "../../../../_lib/params";
 import { requireActor } from "../../../../_lib/auth";
 import { respond } from "../../../../_lib/respond";

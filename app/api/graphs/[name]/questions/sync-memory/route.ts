@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { getGraphRecord } from "@/lib/server/graph-store";
-import { syncMemoryFiles } from "@/lib/server/questions";
+import { getGraphRecord } from "@/lib/server/graphs/graph-store";
+import { syncMemoryFiles } from "@/lib/server/runs/questions";
 import { AppError } from "@/lib/errors";
 import { can } from "@/lib/auth/permissions";
 import { requireActor } from "../../../../_lib/auth";

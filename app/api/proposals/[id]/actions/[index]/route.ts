@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { editAction } from "@/lib/server/proposals";
+import { editAction } from "@/lib/server/proposals/proposals";
 import { requireActor } from "../../../../_lib/auth";
 import { readJson } from "../../../../_lib/read-json";
 import { respond } from "../../../../_lib/respond";
-import { refinementActionBody } from "@/lib/server/approvals-requests";
+import { refinementActionBody } from "@/lib/server/approvals/approvals-requests";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

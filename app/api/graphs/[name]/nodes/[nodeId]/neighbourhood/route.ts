@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { Neighbourhood } from "@/components/api/types";
-import { getNeighbourhood } from "@/lib/server/explore-graph";
+import { getNeighbourhood } from "@/lib/server/graphs/explore-graph";
 import { nodeParams } from "../../../../../_lib/params";
 import { requireActor } from "../../../../../_lib/auth";
 import { respond } from "../../../../../_lib/respond";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { actorLabel } from "@/lib/auth/permissions";
-import { revertVersion } from "@/lib/server/changesets";
+import { revertVersion } from "@/lib/server/proposals/changesets";
 import { requireActor } from "../../../../../_lib/auth";
 import { readJson } from "../../../../../_lib/read-json";
 import { respond } from "../../../../../_lib/respond";

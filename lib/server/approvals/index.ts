@@ -1,0 +1,11 @@
+/**
+ * approvals/ — people deciding on proposals: approvals under the graph's policy, the only way a
+ * graph changes (approvals.ts, approvals-apply.ts), row locks (approvals-lock.ts), vetoes and
+ * withdrawals (approvals-veto.ts), a proposal's timeline and comments, and the request shapes of
+ * the proposal and policy routes (approvals-requests.ts).
+ */
+export * from "./approvals-requests";
+export * from "./approvals-timeline";
+export * from "./approvals-veto";
+export * from "./approvals";
+export * from "./comments";

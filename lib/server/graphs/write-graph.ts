@@ -1,0 +1,269 @@
+/**
+ * Writing a new graph to the database in one transaction (all or nothing), through raw SQL
+ * only: this module runs in the import worker too (import-worker.ts), which loads no Prisma.
+ *
+ * A graph arrives as `GraphContent`: counts plus row generators, either from a parsed
+ * KnowledgeGraph (`contentOfGraph`) or straight from triple lines (`contentOfTriples`, which
+ * never builds the in-memory graph: a triple file's rows are fully derived from its lines).
+ *
+ * With `bulk` (the worker's own connection, never the server's): on SQLite the import runs with
+ * synchronous = OFF and a large page cache, and when the new rows outnumber what the tables hold
+ * already, the Node/Edge secondary indexes are dropped before the inserts and rebuilt after them,
+ * inside the same transaction (SQLite DDL is transactional, so a kill leaves the old indexes).
+ */
+import { randomUUID } from "node:crypto";
+import type { Actor } from "../../auth/permissions";
+import { AppError } from "../../errors";
+import type { GraphMeta, KnowledgeGraph } from "../../graph/model";
+import { normalizeLabel } from "../../graph/normalize";
+import type { CorpusDocument } from "../../import/corpus";
+import type { BundleQuestion } from "../../import/parse-bundle";
+import type { RawTriple } from "../../import/parse-triples";
+import { queryIdOf } from "../../questions/query-id";
+import { recordAuditSql } from "../audit";
+import { edgeToRow, metaToText, nodeToRow } from "./graph-rows";
+import type { SqlExecutor, SqlValue } from "../db/sql";
+import { getSql, isUniqueViolation } from "../db/sql";
+
+export type GraphFormat = "graphify" | "triples" | "bundle";
+
+export interface GraphSummary {
+  id: string;
+  name: string;
+  format: string;
+  sourcePath: string | null;
+  version: number;
+  nodes: number;
+  edges: number;
+  documents: number;
+  questions: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const NAME_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N} ._@+-]{0,99}$/u;
+
+/** Names that would collide with fixed API paths (`/api/graphs/upload`, `/api/graphs/imports`). */
+const RESERVED_NAMES = new Set(["upload", "imports"]);
+
+export function validateGraphName(name: string): string {
+  const trimmed = name.trim();
+  if (RESERVED_NAMES.has(trimmed.toLowerCase())) {
+    throw new AppError("INVALID_INPUT", `${JSON.stringify(trimmed)} is reserved; choose another graph name`);
+  }
+  if (!NAME_PATTERN.test(trimmed)) {
+    throw new AppError(
+      "INVALID_INPUT",
+      `invalid graph name ${JSON.stringify(name)}: use 1-100 letters, digits, spaces, ".", "_", "-", "+" or "@", starting with a letter or digit`,
+    );
+  }
+  return trimmed;
+}
+
+/** A graph to write: counts up front (the version row comes first), rows as generators. */
+export interface GraphContent {
+  meta: GraphMeta;
+  nodeCount: number;
+  edgeCount: number;
+  /** Rows `[graphId, nodeId, label, normLabel, ord, data, validFrom]`; the array may be reused. */
+  nodeRows(graphId: string): Iterable<SqlValue[]>;
+  /** Rows `[graphId, edgeKey, source, target, relation, ord, data, validFrom]`. */
+  edgeRows(graphId: string): Iterable<SqlValue[]>;
+}
+
+export function contentOfGraph(graph: KnowledgeGraph): GraphContent {
+  return {
+    meta: graph.meta,
+    nodeCount: graph.nodes.size,
+    edgeCount: graph.edges.size,
+    *nodeRows(graphId) {
+      let ord = 0;
+      for (const node of graph.nodes.values()) {
+        const r = nodeToRow(node, ord++);
+        yield [graphId, r.nodeId, r.label, r.normLabel, r.ord, r.data, 1];
+      }
+    },
+    *edgeRows(graphId) {
+      let ord = 0;
+      for (const edge of graph.edges.values()) {
+        const r = edgeToRow(edge, ord++);
+        yield [graphId, r.edgeKey, r.source, r.target, r.relation, r.ord, r.data, 1];
+      }
+    },
+  };
+}
+
+/**
+ * The rows `parseTriples` + `contentOfGraph` would give, without the graph: nodes in order of
+ * first sight (subject before object), edges `e<n>` in file order, every record derivable
+ * (stored as null). graph-rows.test.ts checks both paths agree on real files.
+ */
+export function contentOfTriples(triples: readonly RawTriple[], labels?: ReadonlyMap<string, string>): GraphContent {
+  const nodeIds = new Set<string>();
+  for (const t of triples) {
+    nodeIds.add(t.subject);
+    nodeIds.add(t.object);
+  }
+  return {
+    meta: { top: { directed: true, multigraph: true, graph: {}, nodes: null, links: null }, linksKey: "links" },
+    nodeCount: nodeIds.size,
+    edgeCount: triples.length,
+    *nodeRows(graphId) {
+      let ord = 0;
+      for (const id of nodeIds) {
+        const label = labels?.get(id) ?? id;
+        yield [graphId, id, label, normalizeLabel(label), ord++, null, 1];
+      }
+    },
+    *edgeRows(graphId) {
+      const row: SqlValue[] = [graphId, "", "", "", "", 0, null, 1];
+      for (let i = 0; i < triples.length; i++) {
+        const t = triples[i] as RawTriple;
+        row[0] = graphId;
+        row[1] = `e${i}`;
+        row[2] = t.subject;
+        row[3] = t.object;
+        row[4] = t.relation;
+        row[5] = i;
+        row[6] = null;
+        row[7] = 1;
+        yield row;
+      }
+    },
+  };
+}
+
+export interface WriteGraphOptions {
+  name: string;
+  format: GraphFormat;
+  sourcePath?: string | null;
+  content: GraphContent;
+  documents?: CorpusDocument[];
+  questions?: BundleQuestion[];
+  message?: string;
+  /** Who imports: the `graph.import` audit event is written in the import's own transaction. */
+  actor?: Actor;
+  /** The worker's own connection: tune it for one big write (see the file comment). */
+  bulk?: boolean;
+  /** Called with (done, total) as rows are written. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export function importAuditSummary(g: Pick<GraphSummary, "name" | "nodes" | "edges" | "documents">, format: string): string {
+  return `imported ${g.name} (${format}: ${g.nodes} nodes, ${g.edges} edges, ${g.documents} documents)`;
+}
+
+export async function writeGraph(options: WriteGraphOptions): Promise<GraphSummary> {
+  const sql = getSql();
+  const name = validateGraphName(options.name);
+  const conflict = () => new AppError("CONFLICT", `a graph named ${JSON.stringify(name)} already exists; choose another name`, { name });
+  if (await sql.get(`SELECT "id" FROM "Graph" WHERE "name" = ?`, [name])) throw conflict();
+  const { content } = options;
+  const documents = options.documents ?? [];
+  const questions = dedupeQuestions(options.questions ?? []);
+  const total = content.nodeCount + content.edgeCount + documents.length;
+  let done = 0;
+  const progress = (n: number) => {
+    done += n;
+    options.onProgress?.(done, total);
+  };
+  const graphId = randomUUID();
+  const now = new Date();
+  const summary: GraphSummary = {
+    id: graphId,
+    name,
+    format: options.format,
+    sourcePath: options.sourcePath ?? null,
+    version: 1,
+    nodes: content.nodeCount,
+    edges: content.edgeCount,
+    documents: documents.length,
+    questions: questions.length,
+    createdAt: now.toISOString(),
+    updatedAt: now.toISOString(),
+  };
+  if (options.bulk && sql.dialect === "sqlite") {
+    for (const pragma of ["synchronous = OFF", "cache_size = -262144", "temp_store = MEMORY", "threads = 2", "foreign_keys = OFF"]) {
+      await sql.execute(`PRAGMA ${pragma}`);
+    }
+  }
+  const write = async (tx: SqlExecutor) => {
+    await tx.execute(
+      `INSERT INTO "Graph" ("id", "name", "format", "sourcePath", "meta", "currentVersion", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+      [graphId, name, options.format, options.sourcePath ?? null, metaToText(content.meta), now, now],
+    );
+    await tx.execute(
+      `INSERT INTO "GraphVersion" ("graphId", "version", "message", "nodeCount", "edgeCount", "createdAt") VALUES (?, 1, ?, ?, ?, ?)`,
+      [graphId, options.message ?? `imported ${options.format}`, content.nodeCount, content.edgeCount, now],
+    );
+    const rebuild = options.bulk && tx.dialect === "sqlite" ? await dropIndexesForBulk(tx, content) : [];
+    await tx.insertMany("Node", ["graphId", "nodeId", "label", "normLabel", "ord", "data", "validFrom"], content.nodeRows(graphId), progress);
+    await tx.insertMany("Edge", ["graphId", "edgeKey", "source", "target", "relation", "ord", "data", "validFrom"], content.edgeRows(graphId), progress);
+    for (const ddl of rebuild) await tx.execute(ddl);
+    await tx.insertMany(
+      "Document",
+      ["graphId", "docId", "kind", "title", "path", "text"],
+      documents.map((d) => [graphId, d.docId, d.kind, d.title, d.path, d.text]),
+    );
+    progress(documents.length);
+    await tx.insertMany(
+      "Question",
+      ["graphId", "queryId", "text", "source", "answers", "refined", "ord", "createdAt"],
+      questions.map((q) => [graphId, queryIdOf(q.question), q.question.trim(), "bundle", q.answers ? JSON.stringify(q.answers) : null, false, q.ord, now]),
+    );
+    if (options.actor) {
+      await recordAuditSql(tx, options.actor, {
+        action: "graph.import",
+        summary: importAuditSummary(summary, options.format),
+        graphName: name,
+        targetType: "graph",
+        targetId: name,
+        details: { format: options.format, nodes: summary.nodes, edges: summary.edges, documents: summary.documents },
+      });
+    }
+  };
+  try {
+    await sql.transaction(write);
+  } catch (e) {
+    if (isUniqueViolation(e, "Graph", "name")) throw conflict();
+    throw e;
+  }
+  return summary;
+}
+
+/**
+ * Drop the secondary indexes of Node and Edge when this import brings more rows than the
+ * tables hold (rebuilding them after costs less than updating them row by row); returns the
+ * statements that recreate them, read from the schema itself.
+ */
+async function dropIndexesForBulk(tx: SqlExecutor, content: GraphContent): Promise<string[]> {
+  const rebuild: string[] = [];
+  for (const [table, incoming] of [
+    ["Node", content.nodeCount],
+    ["Edge", content.edgeCount],
+  ] as const) {
+    const existing = (await tx.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "${table}"`))?.n ?? 0;
+    if (incoming < 50_000 || incoming < existing) continue;
+    const indexes = await tx.query<{ name: string; sql: string }>(
+      `SELECT "name", "sql" FROM "sqlite_master" WHERE "type" = 'index' AND "tbl_name" = ? AND "sql" IS NOT NULL`,
+      [table],
+    );
+    for (const index of indexes) {
+      await tx.execute(`DROP INDEX "${index.name.replace(/"/g, '""')}"`);
+      rebuild.push(index.sql);
+    }
+  }
+  return rebuild;
+}
+
+function dedupeQuestions(questions: BundleQuestion[]): (BundleQuestion & { ord: number })[] {
+  const seen = new Set<string>();
+  const out: (BundleQuestion & { ord: number })[] = [];
+  for (const q of questions) {
+    const id = queryIdOf(q.question);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push({ ...q, ord: out.length });
+  }
+  return out;
+}

@@ -1,0 +1,511 @@
+/**
+ * Proposals: actions waiting for a person's decision, each with its review. Applying is the
+ * only way they reach the graph, and LOW-confidence actions need an explicit acceptance of the
+ * risk. Concurrent applies of one proposal: the commit transaction re-checks the actions are
+ * still pending, so exactly one wins and the other gets a conflict.
+ *
+ * `applyProposal` is the internal commit path. In the browser and the HTTP API it is reached
+ * only through `approveActions` (lib/server/approvals/approvals.ts), once the graph's approval policy is
+ * satisfied; the CLI calls it directly only while no account exists (single-user local mode).
+ */
+import { AppError } from "../../errors";
+import type { KnowledgeGraph, Triple } from "../../graph/model";
+import type { RefinementAction } from "../../loop/types";
+import type { PlannedAction } from "../../changes/plan-actions";
+import { planActions } from "../../changes/plan-actions";
+import type { GraphDiff } from "../../changes/diff";
+import { diffChangesets } from "../../changes/diff";
+import type { DiffGraph } from "../../changes/diff-graph";
+import { buildDiffGraph } from "../../changes/diff-graph";
+import { createNameResolver } from "../../review/resolve-action";
+import { documentIdsForReview, reviewActions } from "../../review/review-actions";
+import { verifyReviews } from "./verify-reviews";
+import type { ActionReview, Confidence } from "../../review/types";
+import type { MinedGraphRules } from "../../review/mine-graph-rules";
+import { getGraphRulesForReview, whenGraphRulesReady } from "./graph-rules-cache";
+import { findLabelThresholds } from "./review-calibration";
+import type { Prisma } from "../db/generated/prisma/client";
+import type { ActionEvaluation, ApprovalMode, ApprovalPolicy } from "../../auth/approval-policy";
+import { canDecide } from "../../auth/approval-policy";
+import type { Actor } from "../../auth/permissions";
+import { CLI_ACTOR, accountIdOf, actorLabel, can } from "../../auth/permissions";
+import { formatAction } from "../../loop/parse-output";
+import { getDb } from "../db/db";
+import { commitChangeset } from "./changesets";
+import type { DecisionView } from "../policies";
+import { decisionInclude, evaluateActionRow } from "../policies";
+import { recordAudit } from "../audit";
+import type { PolicyInEffect } from "../policies";
+import { getPolicyInEffect } from "../policies";
+import type { SqlExecutor } from "../db/sql";
+import { findDocuments, getGraphRecord, loadGraph } from "../graphs";
+import { plural } from "../../text/plural";
+
+export type ProposalStatus = "pending" | "applied" | "partially_applied" | "rejected";
+/** obsolete: a later version made it moot (lib/server/proposals/obsolete-actions.ts); `obsoleteIn` names it. */
+export type ActionStatus = "pending" | "applied" | "rejected" | "skipped" | "reverted" | "obsolete";
+
+export interface ProposalActionItem {
+  index: number;
+  action: RefinementAction;
+  review: ActionReview;
+  confidence: Confidence;
+  status: ActionStatus;
+  appliedIn: number | null;
+  /** Every approval and veto, including withdrawn and dismissed ones (the page shows them). */
+  decisions: DecisionView[];
+  /** Where the action stands under the graph's policy now. */
+  evaluation: ActionEvaluation;
+  /** Why an approval was dismissed when what the action touches changed (pending actions only). */
+  changedSinceApproved: string | null;
+  /** Accounts that edited it under review: separation of duties treats them like its submitter. */
+  editedByIds: string[];
+  /** obsolete: the version that made it moot, and why ("the edge … exists since version 7"). */
+  obsoleteIn: number | null;
+  obsoleteReason: string | null;
+}
+
+export interface ProposalDetails {
+  id: string;
+  graph: string;
+  runId: string | null;
+  baseVersion: number;
+  source: string;
+  question: string | null;
+  status: ProposalStatus;
+  createdAt: string;
+  updatedAt: string;
+  counts: Record<Confidence, number>;
+  actions: ProposalActionItem[];
+  /** Who submitted it and who started its run: neither may approve it (separation of duties). */
+  submittedById: string | null;
+  submittedByName: string | null;
+  startedById: string | null;
+  startedByName: string | null;
+  /** The rules that apply now: the graph's policy, or its solo form while fewer than two people may approve. */
+  policy: ApprovalPolicy;
+  /** solo: fewer than two people may approve on this graph (lib/auth/approval-policy.ts). */
+  approvalMode: ApprovalMode;
+}
+
+/** Review actions against a version of a graph, with the corpus text behind their endpoints. */
+export async function reviewForGraph(options: {
+  graph: string;
+  version?: number;
+  actions: RefinementAction[];
+  retrieved?: Triple[];
+  /**
+   * How long to wait for this version's graph rules when they are not mined yet (default 2 s,
+   * for requests). Batch callers (the CLI, a run's final review) pass more.
+   */
+  rulesWaitMs?: number;
+}): Promise<ActionReview[]> {
+  const loaded = await loadGraph(options.graph, options.version);
+  // One resolver for both passes: a name that resolves to nothing costs a fuzzy scan.
+  const resolve = createNameResolver({ graph: loaded.graph });
+  const ids = documentIdsForReview({ graph: loaded.graph, actions: options.actions, resolve });
+  const [docs, rules, thresholds] = await Promise.all([
+    findDocuments(loaded.graphId, ids),
+    rulesForReview(loaded.graphId, loaded.version, loaded.graph, options.rulesWaitMs ?? RULES_WAIT_MS),
+    findLabelThresholds(loaded.graphId),
+  ]);
+  const documents = new Map(docs.map((d) => [d.docId, d]));
+  const reviews = reviewActions({
+    graph: loaded.graph,
+    actions: options.actions,
+    documents,
+    retrieved: options.retrieved,
+    resolve,
+    rules,
+    thresholds: thresholds ?? undefined,
+  });
+  return verifyReviews({ reviews, graph: loaded.graph, documents, thresholds: thresholds ?? undefined });
+}
+
+/**
+ * The mined graph rules of this version. Mining runs in the background in slices (never
+ * blocking other requests); a review waits for it at most RULES_WAIT_MS — small graphs are mined
+ * by then — and otherwise goes ahead without rules, which its reasons then say.
+ */
+async function rulesForReview(graphId: string, version: number, graph: KnowledgeGraph, waitMs: number): Promise<MinedGraphRules | null> {
+  const ready = getGraphRulesForReview({ graphId, version, graph });
+  if (ready) return ready;
+  const mined = whenGraphRulesReady({ graphId, version, graph }).catch(() => null);
+  if (!Number.isFinite(waitMs)) return mined;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), waitMs);
+  });
+  try {
+    return await Promise.race([mined, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const RULES_WAIT_MS = 2000;
+/** A run's final review is not a request: it may wait this long for the rules. */
+export const RUN_RULES_WAIT_MS = 30_000;
+
+export interface CreateProposalOptions {
+  graph: string;
+  baseVersion: number;
+  source: "run" | "file" | "api" | "campaign" | "agent";
+  runId?: string | null;
+  question?: string | null;
+  actions: RefinementAction[];
+  reviews: ActionReview[];
+  /** Who submits it (a person or an API token's owner): they may not approve it. Audited. */
+  submittedBy?: Actor | null;
+}
+
+/** Create a proposal; pass `tx` to make it part of a bigger transaction (a run's final write). */
+export async function createProposal(options: CreateProposalOptions, tx: Prisma.TransactionClient = getDb()): Promise<string> {
+  const graph = await getGraphRecord(options.graph);
+  if (options.actions.length === 0) throw new AppError("INVALID_INPUT", "a proposal needs at least one action");
+  const by = options.submittedBy ?? null;
+  const row = await tx.proposal.create({
+    data: {
+      graphId: graph.id,
+      runId: options.runId ?? null,
+      baseVersion: options.baseVersion,
+      source: options.source,
+      question: options.question ?? null,
+      status: "pending",
+      submittedById: by ? accountIdOf(by) : null,
+      submittedByName: by ? actorLabel(by) : null,
+      actions: {
+        create: options.actions.map((action, index) => {
+          const review = options.reviews[index];
+          if (!review) throw new AppError("INTERNAL", `no review for action ${index + 1}`);
+          return { index, action: JSON.stringify(action), review: JSON.stringify(review), confidence: review.confidence, status: "pending" };
+        }),
+      },
+    },
+  });
+  if (by) {
+    await recordAudit(
+      by,
+      {
+        action: "proposal.create",
+        summary: `submitted a proposal of ${plural(options.actions.length, "action")} on ${graph.name}: ${options.actions.slice(0, 3).map(formatAction).join(", ")}${options.actions.length > 3 ? ", …" : ""}`,
+        graphName: graph.name,
+        targetType: "proposal",
+        targetId: row.id,
+      },
+      tx,
+    );
+  }
+  return row.id;
+}
+
+const proposalInclude = {
+  actions: { include: decisionInclude },
+  graph: { select: { id: true, name: true, currentVersion: true } },
+  run: { select: { startedById: true, startedByName: true } },
+} as const satisfies Prisma.ProposalInclude;
+
+type ProposalRow = Prisma.ProposalGetPayload<{ include: typeof proposalInclude }>;
+
+async function toDetails(row: ProposalRow, rules?: PolicyInEffect): Promise<ProposalDetails> {
+  const inEffect = rules ?? (await getPolicyInEffect(row.graphId));
+  const graphPolicy = inEffect.policy;
+  const sorted = [...row.actions].sort((a, b) => a.index - b.index);
+  const edits = await getDb().auditEvent.findMany({
+    where: { action: "action.edit", targetType: "action", targetId: { startsWith: `${row.id}#` }, actorId: { not: null } },
+    select: { targetId: true, actorId: true },
+  });
+  const editorsOf = (index: number) => [...new Set(edits.filter((e) => e.targetId === `${row.id}#${index}`).map((e) => e.actorId as string))];
+  const actions: ProposalActionItem[] = [];
+  for (const a of sorted) {
+    const evaluated = await evaluateActionRow({
+      policy: graphPolicy,
+      graph: row.graph,
+      baseVersion: row.baseVersion,
+      row: a,
+      conflicts: { startedById: row.run?.startedById ?? null, submittedById: row.submittedById, editedByIds: editorsOf(a.index) },
+    });
+    actions.push({
+      index: a.index,
+      action: JSON.parse(a.action) as RefinementAction,
+      review: JSON.parse(a.review) as ActionReview,
+      confidence: a.confidence as Confidence,
+      status: a.status as ActionStatus,
+      appliedIn: a.appliedIn,
+      ...evaluated,
+      editedByIds: editorsOf(a.index),
+      obsoleteIn: a.obsoleteIn,
+      obsoleteReason: a.obsoleteReason,
+    });
+  }
+  const counts: Record<Confidence, number> = { HIGH: 0, MEDIUM: 0, LOW: 0 };
+  for (const a of actions) counts[a.confidence]++;
+  return {
+    id: row.id,
+    graph: row.graph.name,
+    runId: row.runId,
+    baseVersion: row.baseVersion,
+    source: row.source,
+    question: row.question,
+    status: row.status as ProposalStatus,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    counts,
+    actions,
+    submittedById: row.submittedById,
+    submittedByName: row.submittedByName,
+    startedById: row.run?.startedById ?? null,
+    startedByName: row.run?.startedByName ?? null,
+    policy: graphPolicy,
+    approvalMode: inEffect.mode,
+  };
+}
+
+/** Remove a proposal nobody decided on yet (e.g. one a refused CLI apply made for itself). */
+export async function discardProposal(id: string): Promise<void> {
+  await getDb().proposal.deleteMany({ where: { id, actions: { every: { status: "pending" } } } });
+}
+
+export async function getProposal(id: string): Promise<ProposalDetails> {
+  const row = await getDb().proposal.findUnique({ where: { id }, include: proposalInclude });
+  if (!row) throw new AppError("NOT_FOUND", `no proposal ${id}`);
+  return toDetails(row);
+}
+
+/**
+ * Newest first (id breaks ties, so pages are stable). `after` and `take` page through them
+ * (lib/server/proposals/find-proposal-page.ts): proposals strictly after that one in this order.
+ */
+export async function findProposals(options: { graph?: string; status?: ProposalStatus; runId?: string; after?: { createdAt: Date; id: string }; take?: number }): Promise<ProposalDetails[]> {
+  const graphId = options.graph ? (await getGraphRecord(options.graph)).id : undefined;
+  const after = options.after;
+  const rows = await getDb().proposal.findMany({
+    where: {
+      ...(graphId ? { graphId } : {}),
+      ...(options.status ? { status: options.status } : {}),
+      ...(options.runId ? { runId: options.runId } : {}),
+      ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    ...(options.take === undefined ? {} : { take: options.take }),
+    include: proposalInclude,
+  });
+  const policies = new Map<string, PolicyInEffect>();
+  const out: ProposalDetails[] = [];
+  for (const row of rows) {
+    let policy = policies.get(row.graphId);
+    if (!policy) {
+      policy = await getPolicyInEffect(row.graphId);
+      policies.set(row.graphId, policy);
+    }
+    out.push(await toDetails(row, policy));
+  }
+  return out;
+}
+
+function selectActions(proposal: ProposalDetails, indexes?: number[]): ProposalActionItem[] {
+  const wanted = indexes ?? proposal.actions.filter((a) => a.status === "pending").map((a) => a.index);
+  const chosen: ProposalActionItem[] = [];
+  for (const i of wanted) {
+    const item = proposal.actions.find((a) => a.index === i);
+    if (!item) throw new AppError("INVALID_INPUT", `proposal ${proposal.id} has no action ${i + 1}`);
+    if (item.status !== "pending") throw new AppError("CONFLICT", `action ${i + 1} of proposal ${proposal.id} is already ${item.status}`);
+    chosen.push(item);
+  }
+  if (chosen.length === 0) throw new AppError("CONFLICT", `proposal ${proposal.id} has no pending actions`);
+  return chosen;
+}
+
+export interface PreviewResult {
+  baseVersion: number;
+  /** The version the preview is planned on: the current one (what approving would change now). */
+  plannedOn: number;
+  actions: PlannedAction[];
+  diff: GraphDiff;
+  /** The diff drawn over its neighbourhood, for the visual diff. */
+  graph: DiffGraph;
+}
+
+/** What applying would do, without doing it: the planned operations and the diff. */
+export async function previewProposal(options: { proposalId: string; actionIndexes?: number[] }): Promise<PreviewResult> {
+  const proposal = await getProposal(options.proposalId);
+  const chosen = selectActions(proposal, options.actionIndexes);
+  // On the current version, not the proposal's base: what approving would change now (an edge
+  // another proposal added meanwhile shows as "no change", not as a second copy).
+  const base = await loadGraph(proposal.graph);
+  const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix: "preview." });
+  const labelOf = (id: string) => base.graph.getNode(id)?.label ?? id;
+  const diff = diffChangesets({ changesets: [plan.changeset], merges: plan.merges, labelOf });
+  return {
+    baseVersion: proposal.baseVersion,
+    plannedOn: base.version,
+    actions: plan.actions.map((a) => ({ ...a, index: chosen[a.index]?.index ?? a.index })),
+    diff,
+    graph: buildDiffGraph({ base: base.graph, diff }),
+  };
+}
+
+export interface ApplyProposalOptions {
+  proposalId: string;
+  /** 0-based action indexes; default every pending action. */
+  actionIndexes?: number[];
+  /** The explicit acceptance of LOW-confidence risk. Without it any LOW action refuses the whole apply. */
+  allowLowConfidence?: boolean;
+  /** Why the risk was accepted; recorded with the version. */
+  lowConfidenceReason?: string;
+  /** Recorded with the version: who applied it ("alice, bob" for the approvers). */
+  actor?: string | null;
+  /** Who is audited for the apply (the person whose approval completed the policy, or the CLI). */
+  auditActor?: Actor;
+  /** The approvers, named in the version's message. */
+  approvedBy?: string[];
+  /**
+   * The actions (in `actionIndexes` order) as they were when their approvals were counted: if
+   * any was edited since, nothing is applied (CONFLICT), and the commit re-checks the text too.
+   */
+  expectedActions?: RefinementAction[];
+  /** The approvals that were counted: if one was withdrawn or dismissed since, the commit refuses (CONFLICT). */
+  expectedApprovals?: number[];
+}
+
+export interface ApplyProposalResult {
+  version: number;
+  applied: { index: number; action: RefinementAction; summary: string; skipped: boolean }[];
+  diff: GraphDiff;
+}
+
+/** The version's message, one sentence a person reads in the history: which actions, why LOW was accepted, who approved. */
+function versionMessage(o: { done: number[]; question: string | null; low: number[]; lowReason?: string; approvedBy?: string[] }): string {
+  const numbers = (indexes: number[]) => `${indexes.length === 1 ? "action" : "actions"} ${indexes.map((i) => i + 1).join(", ")}`;
+  const question = o.question ? ` for “${o.question.length > 80 ? `${o.question.slice(0, 79)}…` : o.question}”` : "";
+  const parts = [`${o.done.length === 0 ? "Applied no change" : `Applied ${numbers(o.done)}`} of the proposal${question}`];
+  if (o.low.length > 0) parts.push(`LOW confidence accepted for ${numbers(o.low)}${o.lowReason ? `: ${o.lowReason.slice(0, 500)}` : ""}`);
+  if (o.approvedBy && o.approvedBy.length > 0) parts.push(`approved by ${o.approvedBy.join(", ")}`);
+  const text = parts.join("; ");
+  return /[.!?…”]$/.test(text) ? text : `${text}.`;
+}
+
+export async function applyProposal(options: ApplyProposalOptions): Promise<ApplyProposalResult> {
+  const proposal = await getProposal(options.proposalId);
+  const chosen = selectActions(proposal, options.actionIndexes);
+  if (options.expectedActions) {
+    const edited = chosen.filter((c, i) => JSON.stringify(c.action) !== JSON.stringify(options.expectedActions?.[i]));
+    if (edited.length > 0 || options.expectedActions.length !== chosen.length) {
+      throw new AppError("CONFLICT", `action ${edited.map((e) => e.index + 1).join(", ")} of proposal ${proposal.id} was edited after it was approved; nothing was changed`);
+    }
+  }
+  const low = chosen.filter((c) => c.confidence === "LOW");
+  if (low.length > 0 && !options.allowLowConfidence) {
+    throw new AppError(
+      "CONFIRMATION_REQUIRED",
+      `action${low.length > 1 ? "s" : ""} ${low.map((l) => l.index + 1).join(", ")} ${low.length > 1 ? "are" : "is"} LOW confidence: applying needs an explicit acceptance of the risk (--allow-low-confidence). Nothing was changed.`,
+      { low: low.map((l) => l.index) },
+    );
+  }
+  const base = await loadGraph(proposal.graph, proposal.baseVersion);
+  const record = await getGraphRecord(proposal.graph);
+  const edgeKeyPrefix = `v${record.currentVersion + 1}.`;
+  const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix });
+  const applied = plan.actions.map((a) => ({ index: chosen[a.index]?.index ?? a.index, action: a.action, summary: a.summary, skipped: a.skipped }));
+  const done = applied.filter((a) => !a.skipped);
+  const markApplied = async (db: SqlExecutor, version: number) => {
+    // The text is part of the check: an edit committed after the plan was made refuses the apply.
+    const update = `UPDATE "ProposalAction" SET "status" = ?, "appliedIn" = ?, "updatedAt" = ? WHERE "proposalId" = ? AND "index" = ? AND "status" = 'pending' AND "action" = ?`;
+    const now = new Date();
+    for (const a of applied) {
+      const planned = chosen.find((c) => c.index === a.index);
+      // Exactly one concurrent apply wins: the loser finds the action no longer pending.
+      const changed = await db.execute(update, [a.skipped ? "skipped" : "applied", version, now, proposal.id, a.index, JSON.stringify(planned?.action)]);
+      if (changed !== 1) throw new AppError("CONFLICT", `action ${a.index + 1} of proposal ${proposal.id} was decided or edited by someone else meanwhile; nothing was changed`);
+    }
+    // After the updates above (they lock the action rows): a withdrawal or dismissal committed
+    // before them is seen here, one after them waits for this commit and finds the action applied.
+    const expected = options.expectedApprovals ?? [];
+    if (expected.length > 0) {
+      const live = await db.get<{ n: number }>(
+        `SELECT COUNT(*) AS "n" FROM "Approval" WHERE "id" IN (${expected.map(() => "?").join(", ")}) AND "withdrawnAt" IS NULL AND "dismissedAt" IS NULL`,
+        expected,
+      );
+      if (Number(live?.n) !== expected.length) throw new AppError("CONFLICT", `an approval of proposal ${proposal.id} was withdrawn or dismissed meanwhile; nothing was changed`);
+    }
+    const remaining = await db.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "ProposalAction" WHERE "proposalId" = ? AND "status" = 'pending'`, [proposal.id]);
+    await db.execute(`UPDATE "Proposal" SET "status" = ?, "updatedAt" = ? WHERE "id" = ?`, [remaining?.n === 0 ? "applied" : "partially_applied", now, proposal.id]);
+  };
+  const result = await commitChangeset({
+    graph: proposal.graph,
+    baseVersion: proposal.baseVersion,
+    changeset: plan.changeset,
+    merges: plan.merges,
+    // Numbered as the proposal numbers them (the plan numbers them among the chosen ones).
+    actions: plan.actions.map((a) => ({ ...a, index: chosen[a.index]?.index ?? a.index })),
+    kind: "apply",
+    message: versionMessage({
+      done: applied.filter((a) => !a.skipped).map((a) => a.index),
+      question: proposal.question,
+      low: low.map((l) => l.index),
+      lowReason: options.lowConfidenceReason,
+      approvedBy: options.approvedBy,
+    }),
+    proposalId: proposal.id,
+    actor: options.actor,
+    inTransaction: markApplied,
+    edgeKeyPrefix,
+    // In the commit's own transaction: the version and its event exist together or not at all.
+    audit: (version) => ({
+      actor: options.auditActor ?? CLI_ACTOR,
+      input: {
+        action: "changeset.apply",
+        summary: `applied version ${version} of ${proposal.graph}: ${done.map((a) => formatAction(a.action)).join(", ") || "no change"}${options.approvedBy && options.approvedBy.length > 0 ? ` (approved by ${options.approvedBy.join(", ")})` : ""}`,
+        graphName: proposal.graph,
+        targetType: "version",
+        targetId: version,
+        details: { proposalId: proposal.id, actions: applied.map((a) => a.index), approvedBy: options.approvedBy ?? [], lowConfidenceReason: options.lowConfidenceReason ?? null },
+      },
+    }),
+  });
+  return { version: result.version, applied, diff: result.diff };
+}
+
+/**
+ * Replace a pending action (a reviewer's edit) and review it again at once. Approvals given to
+ * the old text no longer count: they are dismissed in the same transaction.
+ */
+export async function editAction(options: { proposalId: string; index: number; action: RefinementAction; actor: Actor }): Promise<ProposalActionItem> {
+  if (options.actor.kind === "token" || !can(options.actor, "decide")) throw new AppError("FORBIDDEN", "editing an action under review needs a reviewer or admin signed in");
+  const proposal = await getProposal(options.proposalId);
+  // Editing rewrites what would be approved: only those who may decide on this graph may do it.
+  const role = canDecide(options.actor, proposal.policy);
+  if (!role.allowed) throw new AppError("FORBIDDEN", role.reason, { refusal: role.code });
+  const item = selectActions(proposal, [options.index])[0] as ProposalActionItem;
+  const [review] = await reviewForGraph({ graph: proposal.graph, version: proposal.baseVersion, actions: [options.action] });
+  if (!review) throw new AppError("INTERNAL", "the review returned nothing");
+  const reviewed = { ...review, index: item.index };
+  const before = formatAction(item.action);
+  const after = formatAction(options.action);
+  await getDb().$transaction(async (tx) => {
+    const { count } = await tx.proposalAction.updateMany({
+      where: { proposalId: proposal.id, index: item.index, status: "pending" },
+      data: { action: JSON.stringify(options.action), review: JSON.stringify(reviewed), confidence: reviewed.confidence },
+    });
+    if (count !== 1) throw new AppError("CONFLICT", `action ${item.index + 1} was decided by someone else meanwhile`);
+    const dismissed = await tx.approval.updateMany({
+      where: { proposalId: proposal.id, action: { index: item.index }, kind: "approve", withdrawnAt: null, dismissedAt: null },
+      data: { dismissedAt: new Date(), dismissedReason: `the action was edited by ${actorLabel(options.actor)}` },
+    });
+    await recordAudit(
+      options.actor,
+      {
+        action: "action.edit",
+        summary: `edited action ${item.index + 1} of a proposal on ${proposal.graph}: ${before} → ${after} (now ${reviewed.confidence}${dismissed.count > 0 ? `; ${plural(dismissed.count, "approval")} dismissed` : ""})`,
+        graphName: proposal.graph,
+        targetType: "action",
+        targetId: `${proposal.id}#${item.index}`,
+        details: { before: item.action, after: options.action, confidence: reviewed.confidence, dismissedApprovals: dismissed.count },
+      },
+      tx,
+    );
+  });
+  const updated = (await getProposal(proposal.id)).actions.find((a) => a.index === item.index);
+  if (!updated) throw new AppError("INTERNAL", "the edited action disappeared");
+  return updated;
+}
