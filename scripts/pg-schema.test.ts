@@ -24,7 +24,7 @@ describe("prisma/postgres/schema.prisma", () => {
   it("swaps only the provider, the url and the client's output", () => {
     const pgText = buildPgSchema(fs.readFileSync(SQLITE_SCHEMA, "utf8"));
     expect(pgText).toContain('provider = "postgresql"');
-    expect(pgText).toContain('"../lib/server/db/generated/prisma-pg"');
+    expect(pgText).toContain('"../../lib/server/db/generated/prisma-pg"');
     expect(models(pgText)).toBe(models(fs.readFileSync(SQLITE_SCHEMA, "utf8")));
   });
 

@@ -4,7 +4,8 @@ import { getSql } from "../db/sql";
 import type { TestDatabase } from "../db/test-database";
 import { useTestDatabase } from "../db/test-database";
 import { getProvider } from "./index";
-import { checkLlmConnection, describeLlmSettings, getEffectiveLlmSettings, saveLlmSettings } from "./settings-store";
+import { checkLlmConnection } from "./check-connection";
+import { describeLlmSettings, getEffectiveLlmSettings, saveLlmSettings } from "./settings-store";
 import type { TestLlmServer } from "./test-llm-server";
 import { completion, startTestLlmServer } from "./test-llm-server";
 

@@ -126,6 +126,25 @@ function validate(overrides: Partial<Record<EditableLlmField, string>>): void {
   }
 }
 
+/**
+ * The effective settings with a form's unsaved values over them, validated as a save would be and
+ * nothing written (null or "" returns a field to the environment's value).
+ */
+export async function settingsWithChanges(changes: Partial<Record<EditableLlmField, string | null>>): Promise<LlmSettings> {
+  for (const field of Object.keys(changes)) {
+    if (!(EDITABLE_LLM_FIELDS as readonly string[]).includes(field)) throw new AppError("INVALID_INPUT", `unknown setting ${field}`);
+  }
+  const next = { ...(await storedOverrides()) };
+  for (const [field, value] of Object.entries(changes) as [EditableLlmField, string | null | undefined][]) {
+    if (value === undefined) continue;
+    if (value === null || value.trim() === "") delete next[field];
+    else next[field] = value.trim();
+  }
+  validate(next);
+  return readLlmSettings(mergedEnv(next));
+}
+
+/** What "Test the connection" answers (check-connection.ts). */
 export interface ConnectionCheck {
   ok: boolean;
   provider: string;
@@ -133,49 +152,4 @@ export interface ConnectionCheck {
   latencyMs: number;
   /** The first characters the model answered, or the error. */
   detail: string;
-}
-
-/**
- * Send one tiny judgement prompt through the provider and report what happened: the saved
- * settings, or with `changes` the form's unsaved values over them (validated as a save would,
- * nothing written) — a person tests what they typed before saving it.
- */
-export async function checkLlmConnection(options: { changes?: Partial<Record<EditableLlmField, string | null>> } = {}): Promise<ConnectionCheck> {
-  const { getProvider } = await import("./index");
-  const { buildJudgePrompt } = await import("../../loop/prompts");
-  const { KnowledgeGraph } = await import("../../graph/model");
-  let settings = await getEffectiveLlmSettings();
-  const changes = options.changes;
-  if (changes && Object.keys(changes).length > 0) {
-    for (const field of Object.keys(changes)) {
-      if (!(EDITABLE_LLM_FIELDS as readonly string[]).includes(field)) throw new AppError("INVALID_INPUT", `unknown setting ${field}`);
-    }
-    const next = { ...(await storedOverrides()) };
-    for (const [field, value] of Object.entries(changes) as [EditableLlmField, string | null | undefined][]) {
-      if (value === undefined) continue;
-      if (value === null || value.trim() === "") delete next[field];
-      else next[field] = value.trim();
-    }
-    validate(next);
-    settings = readLlmSettings(mergedEnv(next));
-  }
-  const started = performance.now();
-  try {
-    const provider = await getProvider(settings.provider, changes ? { settings } : {});
-    const question = "Is Refinery connected to this model?";
-    const result = await provider.complete({
-      task: "judge",
-      messages: buildJudgePrompt({ question, triples: [] }),
-      context: { task: "judge", question, step: 1, triples: [], graph: new KnowledgeGraph() },
-    });
-    return { ok: true, provider: provider.name, model: result.model ?? provider.model, latencyMs: Math.round(performance.now() - started), detail: result.text.slice(0, 200) };
-  } catch (error) {
-    return {
-      ok: false,
-      provider: settings.provider,
-      model: settings.model ?? null,
-      latencyMs: Math.round(performance.now() - started),
-      detail: error instanceof Error ? error.message : String(error),
-    };
-  }
 }

@@ -1,17 +1,11 @@
-import { z } from "zod";
-import { checkLlmConnection } from "@/lib/server/providers/settings-store";
+import { checkLlmConnection } from "@/lib/server/providers/check-connection";
 import { requireActor } from "../../../_lib/auth";
-import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
+import { providersContract } from "@/lib/server/providers/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
-
-const value = z.union([z.string().max(2000), z.number(), z.null()]).transform((v) => (typeof v === "number" ? String(v) : v));
-const body = z
-  .object({ provider: value, baseUrl: value, model: value, temperature: value, timeoutMs: value, maxRetries: value, concurrency: value, maxTokens: value })
-  .partial()
-  .strict();
 
 /**
  * Send one tiny prompt through the provider: latency and the first words, or the error. A body
@@ -21,7 +15,7 @@ const body = z
 export async function POST(request: Request) {
   return respond(async () => {
     await requireActor(request, "admin");
-    const changes = body.parse(await readJson(request));
+    const { body: changes } = await parseRequest(request, providersContract.checkLlmConnection);
     return checkLlmConnection(Object.keys(changes).length > 0 ? { changes } : {});
   });
 }
