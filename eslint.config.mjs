@@ -13,12 +13,12 @@ const frameworkImports = [
 ];
 
 export default tseslint.config(
-  { ignores: [".next/**", "node_modules/**", "lib/server/db/generated/**", "e2e/.tmp/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
+  { ignores: [".next/**", "dist/**", "node_modules/**", "lib/server/db/generated/**", "e2e/.tmp/**", "next-env.d.ts", "test-results/**", "playwright-report/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ["*.mjs", "bin/*.mjs", "e2e/*.mjs"] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ["*.mjs", "bin/*.mjs", "e2e/*.mjs", "scripts/*.mjs"] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

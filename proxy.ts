@@ -58,5 +58,5 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   // Pages only: the API answers 401 itself, and static files need no session.
-  matcher: ["/((?!api/|_next/|icon\\.svg|favicon\\.ico|robots\\.txt).*)"],
+  matcher: ["/((?!api/|_next/|icon\\.svg|icon-\\d+\\.png|favicon\\.ico|manifest\\.webmanifest|screenshots/|robots\\.txt).*)"],
 };

@@ -17,6 +17,15 @@ import "./styles/auth.css";
 export const metadata: Metadata = {
   title: { default: "Refinery", template: "%s · Refinery" },
   description: "Question-driven refinement of knowledge graphs with human approval",
+  // Static files in public/ (made from public/icon.svg by scripts/make-icons.ts).
+  icons: {
+    icon: [
+      { url: "/favicon.ico", sizes: "48x48" },
+      { url: "/icon.svg", type: "image/svg+xml" },
+    ],
+    apple: { url: "/icon-192.png", sizes: "192x192" },
+  },
+  manifest: "/manifest.webmanifest",
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
@@ -48,6 +57,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
                   </Link>
                   <Link href="/settings" className="nav-link">
                     Settings
+                  </Link>
+                  <Link href="/docs" className="nav-link">
+                    Docs
                   </Link>
                 </nav>
               )}

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Entry point for `deeprefine` (Refinery's drop-in for the DeepRefine skill's CLI): runs the
-// TypeScript CLI through tsx so a checkout needs no build step after `npm ci`.
-import { register } from "tsx/esm/api";
+// Entry point for `deeprefine` (Refinery's drop-in for the DeepRefine skill's CLI): the bundled
+// CLI when it is up to date with the sources, else the TypeScript sources through tsx (see
+// load-cli.mjs), so a checkout works without a build too.
+import { loadCli } from "./load-cli.mjs";
 
-register();
-const { main } = await import("../cli/deeprefine/main.ts");
-process.exitCode = await main(process.argv.slice(2));
+const cli = await loadCli("deeprefine", "cli/deeprefine/main.ts");
+process.exitCode = await cli.main(process.argv.slice(2));

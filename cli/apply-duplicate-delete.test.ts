@@ -74,7 +74,7 @@ describe("duplicate clean-up keeps one copy", () => {
     expect(JSON.stringify(review)).toContain("2 identical copies; 1 removed, 1 kept");
     const proposalId = await createProposal({ graph: "ohio", baseVersion: version, source: "api", actions: [action], reviews: review ? [review] : [] });
     const result = await applyProposal({ proposalId, allowLowConfidence: true });
-    expect(result.applied[0]?.summary).toMatch(/^removes 1 of 2 identical copies; 1 kept: Ohio River --follows course to--> Cincinnati/);
+    expect(result.applied[0]?.summary).toMatch(/^Removes 1 of 2 identical copies of the edge “Ohio River” —follows course to→ “Cincinnati” and keeps one\./);
 
     const after = await exportedCopies();
     expect(after).toHaveLength(1);

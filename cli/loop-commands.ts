@@ -17,10 +17,10 @@ import { addQuestions, findQuestions, syncMemoryFiles } from "../lib/server/runs
 import type { RunDetails } from "../lib/server/runs/runs";
 import { findRuns, getRun, importTraceRun, runPending, startRun, traceOfRun } from "../lib/server/runs/runs";
 import type { Io } from "./output";
-import { UsageError, printJson } from "./output";
+import { CommandFailed, UsageError, printJson } from "./output";
 
-/** Exit code for a finished command whose result is a failure (invalid trace, failed run). */
-export class CommandFailed extends Error {}
+/** Kept here too for the modules that import it from this one (it lives in output.ts, which main.ts loads first). */
+export { CommandFailed };
 
 function writeAtomic(file: string, text: string): void {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

@@ -10,14 +10,20 @@ export const EXIT_USAGE = 2;
 
 export class UsageError extends Error {}
 
+/** The command already explained the failure on stderr (invalid trace, failed run): exit 1, no further message. */
+export class CommandFailed extends Error {}
+
 export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Raw stdout, resolved once the chunk is flushed (streamed output of any size); without it, commands print whole with `out`. */
+  write?: (chunk: string) => Promise<void>;
 }
 
 export const processIo: Io = {
   out: (text) => process.stdout.write(text.endsWith("\n") ? text : text + "\n"),
   err: (text) => process.stderr.write(text.endsWith("\n") ? text : text + "\n"),
+  write: (chunk) => new Promise((resolve, reject) => process.stdout.write(chunk, (error) => (error ? reject(error) : resolve()))),
 };
 
 export function printJson(io: Io, value: unknown): void {

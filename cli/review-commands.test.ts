@@ -74,9 +74,11 @@ describe("review, apply, revert", () => {
 
     const applied = await run("apply", "httpx", "--refinement-file", file, "--allow-low-confidence", "--json");
     expect(applied.err).toBe("");
-    const result = JSON.parse(applied.out) as { version: number; applied: { summary: string }[] };
+    const result = JSON.parse(applied.out) as { version: number; applied: { summary: string; change: { kind: string; from: { id: string }; into: { id: string } } }[] };
     expect(result.version).toBe(2);
-    expect(result.applied[0]?.summary).toContain("merges client_asyncclient into client_client");
+    expect(result.applied[0]?.summary).toMatch(/^Merges “AsyncClient” into “Client” \(\d+ edges rewired/);
+    // Scripts keep the ids: the change as data.
+    expect(result.applied[0]?.change).toMatchObject({ kind: "merge", from: { id: "client_asyncclient" }, into: { id: "client_client" } });
     const v2 = await exported();
     expect(v2).not.toBe(original);
     expect(v2).not.toContain('"id": "client_asyncclient"');
@@ -106,6 +108,9 @@ describe("review, apply, revert", () => {
     const versions = JSON.parse((await run("versions", "httpx", "--json")).out) as { version: number; kind: string; revertedBy: number | null }[];
     expect(versions.map((v) => [v.version, v.kind])).toEqual([[3, "revert"], [2, "apply"], [1, "import"]]);
     expect(versions[1]?.revertedBy).toBe(3);
+    const listed = (await run("versions", "httpx")).out;
+    expect(listed).toMatch(/1\. Merges “AsyncClient” into “Client” \(\d+ edges rewired/);
+    expect(listed).not.toContain("client_asyncclient");
   });
 
   it("refuses unknown entities and missing edges with a clear message, changing nothing", async () => {

@@ -252,6 +252,7 @@ export function registerReviewCommands(program: Command, io: Io): void {
       for (const v of versions) {
         const note = v.revertedBy ? ` (undone by v${v.revertedBy})` : "";
         io.out(`v${v.version}  ${v.kind.padEnd(6)}  ${String(v.nodes).padStart(7)} nodes ${String(v.edges).padStart(8)} edges  ${v.message}${note}`);
+        for (const a of v.actions) io.out(`      ${a.index + 1}. ${a.summary}${a.skipped ? " (skipped)" : ""}`);
       }
     });
 

@@ -101,7 +101,13 @@ test.describe.serial("version history, visual diff and undo", () => {
     await page.waitForURL(/\/versions$/);
     const v2 = page.locator('[data-testid="version-item"][data-version="2"]');
     await expect(v2.getByTestId("version-kind")).toHaveText("applied");
-    await expect(v2.getByTestId("version-actions")).toContainText("merges client_asyncclient into client_client");
+    // Each action as a sentence naming nodes by label; the ids stay in the JSON, not on the card.
+    const actions = v2.getByTestId("version-actions").locator("li");
+    await expect(actions).toHaveCount(3);
+    await expect(actions.nth(0)).toContainText(/Merges “AsyncClient” into “Client” \(\d+ edges rewired/);
+    await expect(actions.nth(1)).toHaveText("2. Adds the edge “Client” —supports→ “HTTP/2” (“HTTP/2” is a new node).");
+    await expect(actions.nth(2)).toHaveText("3. Removes the edge “Client” —inherits→ “BaseClient”.");
+    await expect(v2.getByTestId("version-actions")).not.toContainText(/client_|refinery_/);
     await expect(v2).toContainText("by e2e");
     await expect(v2.getByTestId("version-proposal")).toHaveAttribute("href", `/proposals/${merge.proposal}`);
     await expect(page.locator('[data-testid="version-item"][data-version="1"]').getByTestId("version-kind")).toHaveText("import");
@@ -159,6 +165,9 @@ test.describe.serial("version history, visual diff and undo", () => {
     await page.getByTestId("undo-version").click();
     const confirm = page.getByTestId("undo-confirm");
     await expect(confirm).toContainText("as a new version 3");
+    // The confirmation says what is taken back, in the same words as the history.
+    await expect(confirm.getByTestId("undo-actions").locator("li")).toHaveCount(3);
+    await expect(confirm.getByTestId("undo-actions")).toContainText("Merges “AsyncClient” into “Client”");
     await confirm.getByRole("button", { name: "Undo as version 3" }).click();
     await expect(page.getByTestId("undone-by")).toHaveText("undone by v3");
     await expect(page.getByTestId("undo-version")).toHaveCount(0);

@@ -20,6 +20,10 @@
  *            list over HTTP from a server in this process) runs every 50 ms: import triples/s,
  *            load time, probe p50/p95 during each. Also the cold load of FB15k-237 itself.
  *
+ *   queue    `npm run bench -- --queue` (alone): stale-approval checks with 500 approvals
+ *            outstanding, GET /api/proposals and the queue page at 5,000 pending actions, review
+ *            cold/warm at FB15k-237 size (scripts/bench-queue.ts).
+ *
  * `npm run bench -- --quick` uses MetaQA instead of FB15k-237 for a fast smoke run.
  * PostgreSQL: `REFINERY_BENCH_PG_URL=postgresql://postgres@127.0.0.1:5432/postgres npm run bench`
  * runs the same figures in a fresh database created on that server (and dropped afterwards);
@@ -31,6 +35,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { benchActions, benchQuestions, replicateFb15k, summarize, withProbe } from "./bench-helpers";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const data = path.resolve(root, "..", "shared", "data");
@@ -41,17 +46,6 @@ interface ImportFigures {
   maxRssMb: number;
   nodes: number;
   edges: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, i)] as number;
-}
-
-function summarize(samples: number[]): string {
-  const s = [...samples].sort((a, b) => a - b);
-  return `p50 ${percentile(s, 50).toFixed(2)} ms, p95 ${percentile(s, 95).toFixed(2)} ms, max ${percentile(s, 100).toFixed(2)} ms (n=${s.length})`;
 }
 
 /** Child mode: import one file into the database named by DATABASE_URL and report figures. */
@@ -87,6 +81,11 @@ async function main(): Promise<void> {
     await benchProbe();
     return;
   }
+  if (process.argv.includes("--queue")) {
+    const { benchQueue } = await import("./bench-queue");
+    await benchQueue();
+    return;
+  }
   const { useTestDatabase } = await import("../lib/server/db/test-database");
   const database = await useTestDatabase("bench");
   const dbUrl = database.url;
@@ -114,17 +113,8 @@ async function main(): Promise<void> {
     const { graph } = await loadGraph(name);
     console.log(`load the graph from the database: ${((performance.now() - loadStart) / 1000).toFixed(2)} s`);
 
-    // Questions built from real entity labels and relations of the graph, deterministic.
     const nodes = [...graph.nodes.values()];
-    const edges = [...graph.edges.values()];
-    const questions: string[] = [];
-    for (let i = 0; i < 200; i++) {
-      const e = edges[(i * 7919) % edges.length];
-      if (!e) continue;
-      const subject = graph.getNode(e.source)?.label ?? e.source;
-      const relation = e.relation.split(/[/._]/).filter(Boolean).slice(-2).join(" ");
-      questions.push(`What is the ${relation} of ${subject}?`);
-    }
+    const questions = benchQuestions(graph);
     for (let i = 0; i < 20; i++) queryGraph({ graph, question: questions[i % questions.length] as string, limit: 20 });
     const querySamples: number[] = [];
     const entitySets: string[][] = [];
@@ -168,17 +158,7 @@ async function benchApply(name: string): Promise<void> {
   const samples: number[] = [];
   for (let round = 0; round < 5; round++) {
     const { graph, version } = await loadGraph(name);
-    const nodes = [...graph.nodes.values()];
-    const edges = [...graph.edges.values()];
-    const pick = (i: number) => nodes[(round * 101 + i * 7919) % nodes.length] as { id: string };
-    const actions = [
-      ...[0, 1, 2, 3, 4].map((i) => ({ type: "insert_edge" as const, subject: pick(i).id, relation: `bench_related_${round}`, object: pick(i + 50).id })),
-      ...[0, 1, 2].map((i) => {
-        const e = edges[(round * 997 + i * 104729) % edges.length] as { source: string; relation: string; target: string };
-        return { type: "delete_edge" as const, subject: e.source, relation: e.relation, object: e.target };
-      }),
-      ...[7, 8].map((i) => ({ type: "replace_node" as const, old: pick(i + 200).id, new: `Renamed entity ${round}.${i}` })),
-    ];
+    const actions = benchActions(graph, round);
     const reviews = await reviewForGraph({ graph: name, actions });
     const proposalId = await createProposal({ graph: name, baseVersion: version, source: "api", actions, reviews });
     const t0 = performance.now();
@@ -357,77 +337,6 @@ async function benchRules(): Promise<void> {
     if (round >= 5) reviewSamples.push(performance.now() - t1);
   }
   console.log(`rules: review 10 actions on ${name} with its rules mined (no documents): ${summarize(reviewSamples)}  (target p95 ≤ 100 ms)`);
-}
-
-/**
- * A probe request every 50 ms over HTTP (a server in this process answering with the graph
- * list, as GET /api/graphs does) while `work` runs: how long does anyone else wait?
- */
-async function withProbe<T>(work: () => Promise<T>): Promise<{ result: T; ms: number; cpuS: number; probes: number[] }> {
-  const http = await import("node:http");
-  const { findGraphs } = await import("../lib/server/graphs/graph-store");
-  const server = http.createServer((_req, res) => {
-    findGraphs().then(
-      (graphs) => res.end(JSON.stringify(graphs)),
-      (error: unknown) => res.writeHead(500).end(String(error)),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as { port: number }).port;
-  const agent = new http.Agent({ keepAlive: true });
-  const probes: number[] = [];
-  let running = true;
-  const probeOnce = () =>
-    new Promise<void>((resolve) => {
-      const t = performance.now();
-      http
-        .get({ host: "127.0.0.1", port, path: "/", agent }, (res) => {
-          res.resume();
-          res.on("end", () => {
-            probes.push(performance.now() - t);
-            resolve();
-          });
-        })
-        .on("error", () => resolve());
-    });
-  const loop = (async () => {
-    while (running) {
-      const next = performance.now() + 50;
-      await probeOnce();
-      await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
-    }
-  })();
-  const t0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  try {
-    const result = await work();
-    const cpu = process.cpuUsage(cpu0);
-    // CPU of every thread of this process (the import worker's too): the shared machine's load inflates wall time.
-    return { result, ms: performance.now() - t0, cpuS: (cpu.user + cpu.system) / 1e6, probes };
-  } finally {
-    running = false;
-    await loop;
-    agent.destroy();
-    await new Promise((r) => server.close(r));
-  }
-}
-
-/** FB15k-237 × copies, entities suffixed `~k` per copy (relations shared), as one TSV file. */
-async function replicateFb15k(copies: number, dir: string): Promise<string> {
-  const zlib = await import("node:zlib");
-  const lines = zlib.gunzipSync(fs.readFileSync(path.join(data, "fb15k237", "train.tsv.gz"))).toString("utf8").split("\n");
-  const file = path.join(dir, `fb15k237x${copies}.tsv`);
-  const out: string[] = [];
-  for (let k = 0; k < copies; k++) {
-    for (const raw of lines) {
-      const line = raw.replace(/\r$/, "");
-      if (!line) continue;
-      const [h, r, t] = line.split("\t");
-      out.push(`${h}~${k}\t${r}\t${t}~${k}`);
-    }
-  }
-  fs.writeFileSync(file, `${out.join("\n")}\n`);
-  return file;
 }
 
 async function benchProbe(): Promise<void> {

@@ -21,7 +21,7 @@ function replaceOnce(text: string, pattern: RegExp, replacement: string, what: s
 
 /** The PostgreSQL schema text for a SQLite schema text. */
 export function buildPgSchema(sqlite: string): string {
-  let out = replaceOnce(sqlite, /(generator client \{[^}]*?output\s*=\s*)"[^"]*"/, `$1"../lib/server/db/generated/prisma-pg"`, "the client generator's output");
+  let out = replaceOnce(sqlite, /(generator client \{[^}]*?output\s*=\s*)"[^"]*"/, `$1"../../lib/server/db/generated/prisma-pg"`, "the client generator's output");
   out = replaceOnce(out, /(datasource db \{[^}]*?provider\s*=\s*)"sqlite"/, `$1"postgresql"`, 'datasource provider "sqlite"');
   // A literal url keeps `prisma generate` from looking for engines; the app passes DATABASE_URL to the adapter.
   out = replaceOnce(out, /(datasource db \{[^}]*?url\s*=\s*)"[^"]*"/, `$1"postgresql://localhost:5432/refinery"`, "datasource url");

@@ -178,7 +178,7 @@ describe("deeprefine apply and undo", () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.out) as { version: number; actions: { summary: string }[]; diff: { mergedNodes: unknown[]; removedNodes: { id: string }[] } };
     expect(out.version).toBe(2);
-    expect(out.actions[0]?.summary).toContain("merges transport_basetransport into transport_httptransport");
+    expect(out.actions[0]?.summary).toMatch(/^Merges “BaseTransport” into “HTTPTransport” \(/);
     const merged = parseGraphifyJson(readGraph(project).toString("utf8"));
     expect(merged.getNode("transport_basetransport")).toBeUndefined();
     expect(merged.getNode("transport_httptransport")?.aliases).toContain("BaseTransport");

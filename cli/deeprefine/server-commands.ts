@@ -7,6 +7,10 @@
  *   --server URL  (or REFINERY_URL)    the Refinery server
  *   --token T     (or REFINERY_TOKEN)  an API token with the propose scope (status and pull need read)
  *   --graph NAME  (or REFINERY_GRAPH)  the graph's name there (default: the project folder's name)
+ *   --agent, --model (or REFINERY_AGENT, REFINERY_MODEL)  which agent and model submit (shown in the queue)
+ *
+ * Entries of the refinement file that do not parse are submitted too: the server stores them LOW
+ * with the parse error as their warning (reviewed like any other, never dropped).
  *
  * What was submitted is remembered in graphify-out/.deeprefine/server.json (server, graph and
  * proposal ids; never the token).
@@ -27,6 +31,8 @@ export interface ServerOptions {
   server?: string;
   token?: string;
   graph?: string;
+  agent?: string;
+  model?: string;
 }
 
 interface Target {
@@ -46,7 +52,9 @@ export function serverOptions(cmd: Command): Command {
   return cmd
     .option("--server <url>", "submit to a Refinery server's review queue instead of changing graph.json (or REFINERY_URL)")
     .option("--token <token>", "API token for --server (or REFINERY_TOKEN)")
-    .option("--graph <name>", "the graph's name on the server (or REFINERY_GRAPH; default: the project folder's name)");
+    .option("--graph <name>", "the graph's name on the server (or REFINERY_GRAPH; default: the project folder's name)")
+    .option("--agent <name>", "which agent submits, shown in the queue (or REFINERY_AGENT; default: DeepRefine)")
+    .option("--model <name>", "which model the agent runs on, shown in the queue (or REFINERY_MODEL)");
 }
 
 /** The server to talk to, or null when neither --server nor REFINERY_URL is given. */
@@ -113,7 +121,12 @@ interface ProposalAnswer {
   status: string;
   baseVersion: number;
   counts: Record<string, number>;
-  actions: { index: number; action: RefinementAction; confidence: string; status: string; approvals?: unknown[] }[];
+  actions: { index: number; action: RefinementAction; review?: { text: string; warnings: { code: string; message: string }[] }; confidence: string; status: string; approvals?: unknown[] }[];
+}
+
+/** The action as people read it: an unparseable entry's raw text (its stored action is a placeholder). */
+function actionText(a: ProposalAnswer["actions"][number]): string {
+  return a.review?.text ?? formatAction(a.action);
 }
 
 /** `review` / `apply` with --server: submit the refinement file as one proposal. */
@@ -121,30 +134,33 @@ export async function submitToServer(
   ctx: Context,
   target: Target,
   paths: ProjectPaths,
-  opts: RootOptions & { refinementFile: string; traceFile?: string; json?: boolean },
+  opts: RootOptions & Pick<ServerOptions, "agent" | "model"> & { refinementFile: string; traceFile?: string; json?: boolean },
   mode: "review" | "apply",
 ): Promise<void> {
   const file = resolveInput(opts.refinementFile, paths, ctx.cwd);
   const text = readText(file);
   if (!text.trim()) failWith(ctx, [`${file}: empty; provide --refinement-file with a <refinement>...</refinement> block`]);
   const inputs = parseRefinementFile(text, file);
-  if (inputs.unparseable.length > 0) {
-    failWith(ctx, [
-      `${file}: ${inputs.unparseable.length} entr${inputs.unparseable.length === 1 ? "y does" : "ies do"} not parse, so nothing was submitted (a local \`deeprefine review\` shows them as LOW):`,
-      ...inputs.unparseable.map((u) => `  - ${u.raw}: ${u.error}`),
-    ]);
-  }
-  if (inputs.actions.length === 0) failWith(ctx, [`${file}: no actions to submit`]);
+  if (inputs.inputs.length === 0) failWith(ctx, [`${file}: no actions to submit`]);
   const question = opts.traceFile ? readTraceFile(resolveInput(opts.traceFile, paths, ctx.cwd)).trace.question : undefined;
-  const { value: proposal } = await call<ProposalAnswer>(target, "POST", "/api/proposals", { graph: target.graph, actions: inputs.actions, ...(question ? { question } : {}) });
-  rememberProposal(paths, target, { id: proposal.id, submittedAt: ctx.now().toISOString(), refinementFile: file, actions: inputs.actions.length });
+  const agent = (opts.agent ?? process.env.REFINERY_AGENT)?.trim() || "DeepRefine";
+  const model = (opts.model ?? process.env.REFINERY_MODEL)?.trim();
+  const { value: proposal } = await call<ProposalAnswer>(target, "POST", "/api/proposals", {
+    graph: target.graph,
+    actions: inputs.actions,
+    ...(inputs.unparseable.length > 0 ? { unparseable: inputs.unparseable } : {}),
+    ...(question ? { question } : {}),
+    agent,
+    ...(model ? { model } : {}),
+  });
+  rememberProposal(paths, target, { id: proposal.id, submittedAt: ctx.now().toISOString(), refinementFile: file, actions: inputs.inputs.length });
   const url = `${target.url}/proposals/${proposal.id}`;
   if (opts.json) {
     printJson(ctx.io, { proposal_id: proposal.id, url, graph: target.graph, base_version: proposal.baseVersion, labels: proposal.actions.map((a) => a.confidence) });
     return;
   }
   ctx.io.out(`Submitted for review: ${url}`);
-  for (const a of proposal.actions) ctx.io.out(`  ${a.index + 1}. ${a.confidence.padEnd(6)} ${formatAction(a.action)}`);
+  for (const a of proposal.actions) ctx.io.out(`  ${a.index + 1}. ${a.confidence.padEnd(6)} ${actionText(a)}`);
   ctx.io.out(
     mode === "apply"
       ? "graph.json is not changed: people approve on the server. Run `deeprefine status` to see their decisions and `deeprefine pull` to write the approved version."
@@ -177,9 +193,9 @@ export function registerServerCommands(program: Command, ctx: Context): void {
       const { target, paths } = targetFor(ctx, opts);
       const id = lastProposal(ctx, paths, opts.proposal);
       const { value: p } = await call<ProposalAnswer>(target, "GET", `/api/proposals/${encodeURIComponent(id)}`);
-      if (opts.json) return printJson(io, { proposal_id: p.id, status: p.status, actions: p.actions.map((a) => ({ action: formatAction(a.action), confidence: a.confidence, status: a.status })) });
+      if (opts.json) return printJson(io, { proposal_id: p.id, status: p.status, actions: p.actions.map((a) => ({ action: actionText(a), confidence: a.confidence, status: a.status })) });
       io.out(`Proposal ${p.id} on ${target.graph}: ${p.status}  (${target.url}/proposals/${p.id})`);
-      for (const a of p.actions) io.out(`  ${a.index + 1}. ${a.status.padEnd(9)} ${a.confidence.padEnd(6)} ${formatAction(a.action)}`);
+      for (const a of p.actions) io.out(`  ${a.index + 1}. ${a.status.padEnd(9)} ${a.confidence.padEnd(6)} ${actionText(a)}`);
       if (p.actions.some((a) => a.status === "applied")) io.out("Approved changes are on the server: `deeprefine pull` writes them into graph.json.");
     });
 

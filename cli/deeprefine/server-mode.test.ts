@@ -136,4 +136,21 @@ describe("deeprefine with a Refinery server", () => {
     expect(missing.code).toBe(1);
     expect(missing.err).toMatch(/nope/);
   });
+
+  it("more than 10 entries, some unparseable: all reach the queue, the unparseable LOW with the parse error; the agent and model are recorded", async () => {
+    const names = ["Client", "AsyncClient", "Request", "Response", "Timeout", "Limits", "URL", "Headers", "Cookies", "Auth"];
+    const lines = [...names.map((n) => `insert_edge("${n}", "uses", "Proxy")`), 'insert_edge("Client", "calls")', 'frobnicate("Client", "calls", "send")'];
+    const file = writeRefinement(project, lines.join("\n"), "refinement_actions_many.txt");
+    const r = await run(project, "review", "--refinement-file", file, "--server", url, "--token", token, "--graph", "httpx", "--model", "qwen3-8b", "--json");
+    expect(r.code, r.err).toBe(0);
+    const out = JSON.parse(r.out) as { proposal_id: string; labels: string[] };
+    expect(out.labels).toHaveLength(12);
+    expect(out.labels.slice(10)).toEqual(["LOW", "LOW"]);
+    const queued = (await findProposals({ graph: "httpx", origin: "agent" })).find((p) => p.id === out.proposal_id);
+    expect({ origin: queued?.origin, agentName: queued?.agentName, agentModel: queued?.agentModel }).toEqual({ origin: "agent", agentName: "DeepRefine", agentModel: "qwen3-8b" });
+    const warnings = queued?.actions.slice(10).map((a) => a.review.warnings.find((w) => w.code === "UNPARSEABLE")?.message);
+    expect(warnings?.every((w) => typeof w === "string" && w.length > 0)).toBe(true);
+    const s = await run(project, "status", "--token", token, "--proposal", out.proposal_id);
+    expect(s.out).toMatch(/pending\s+LOW\s+.*frobnicate/);
+  });
 });

@@ -1,23 +1,15 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ApproveActionsResult } from "@/lib/server/approvals/approvals";
 import { fetchJson } from "./fetch-json";
-import type { RefinementAction } from "./run-types";
 import { invalidateAfterDecision } from "./invalidate-proposals";
 import { graphKeys } from "./graph-keys";
+import type { BodyOf } from "@/lib/api/contract";
+import type { approvalsContract } from "@/lib/server/approvals/contract";
 
 export type { ApproveActionsResult };
 
-export interface ApproveActionsInput {
-  proposalId: string;
-  graph: string;
-  /** 0-based action indexes (several only for HIGH actions when the policy allows it). */
-  actions: number[];
-  /** The person's written reason; with `lowConfidence` it accepts a LOW action's risk. */
-  reason?: string;
-  lowConfidence?: boolean;
-  /** The actions as shown to the person: the server refuses if one was edited since. */
-  seen?: RefinementAction[];
-}
+/** The body as the route's contract defines it (actions, reason, lowConfidence, seen), plus where it goes. */
+export type ApproveActionsInput = BodyOf<typeof approvalsContract.approveActions> & { proposalId: string; graph: string };
 
 /** Approve under the graph's policy; the server applies when this approval completes it. */
 export function approveActions(input: ApproveActionsInput): Promise<ApproveActionsResult> {

@@ -3,6 +3,8 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import type { AskAgainResult, AskDetails, AskSummary, LoopSettings, RunStepAnswer, Step1Retrieval } from "./ask-types";
 import { fetchJson } from "./fetch-json";
 import { askKeys, graphKeys } from "./graph-keys";
+import type { BodyOf } from "@/lib/api/contract";
+import type { asksContract } from "@/lib/server/asks/contract";
 
 /** How often a running ask is checked. */
 export const ASK_POLL_MS = 700;
@@ -41,10 +43,7 @@ export function useAsk(id: string | null) {
   return useQuery({ ...askQueryOptions(id ?? ""), enabled: id !== null });
 }
 
-export interface StartAskInput {
-  question: string;
-  corpusFallback?: boolean;
-}
+export type StartAskInput = BodyOf<typeof asksContract.askGraph>;
 
 export function startAsk(name: string, input: StartAskInput): Promise<AskDetails> {
   return fetchJson<AskDetails>(`${graphUrl(name)}/asks`, {

@@ -8,6 +8,8 @@ import type { LabelThresholds } from "@/lib/review/types";
 import type { GraphCalibration } from "@/lib/server/proposals/review-calibration";
 import { fetchJson } from "./fetch-json";
 import { proposalKeys } from "./graph-keys";
+import type { BodyOf } from "@/lib/api/contract";
+import type { proposalsContract } from "@/lib/server/proposals/contract";
 
 export type { GraphCalibration };
 
@@ -26,7 +28,8 @@ export function useCalibration(graph: string, options: { initial?: GraphCalibrat
   return useQuery({ ...calibrationQueryOptions(graph), initialData: options.initial, enabled: options.enabled ?? true });
 }
 
-export type CalibrationChange = { action: "refit"; expected: LabelThresholds } | { action: "reset" };
+/** The route's body; the page always sends the thresholds it showed with a re-fit. */
+export type CalibrationChange = BodyOf<typeof proposalsContract.updateCalibration> & ({ action: "refit"; expected: LabelThresholds } | { action: "reset" });
 
 export function useUpdateCalibration(graph: string) {
   const queryClient = useQueryClient();

@@ -2,13 +2,10 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { fetchJson } from "./fetch-json";
 import { proposalKeys } from "./graph-keys";
 import type { ProposalActionItem, ProposalDetails } from "./proposal-types";
-import type { RefinementAction } from "./run-types";
+import type { BodyOf } from "@/lib/api/contract";
+import type { approvalsContract } from "@/lib/server/approvals/contract";
 
-export interface EditActionInput {
-  proposalId: string;
-  index: number;
-  action: RefinementAction;
-}
+export type EditActionInput = BodyOf<typeof approvalsContract.editAction> & { proposalId: string; index: number };
 
 /** Replace a pending action; the server reviews the new one at once and answers with it. */
 export function editAction(input: EditActionInput): Promise<ProposalActionItem> {

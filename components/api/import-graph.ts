@@ -2,13 +2,10 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ImportReport } from "./types";
 import { fetchJson } from "./fetch-json";
 import { graphKeys } from "./graph-keys";
+import type { BodyOf } from "@/lib/api/contract";
+import type { graphsContract } from "@/lib/server/graphs/contract";
 
-export interface ImportFromPathInput {
-  path: string;
-  name?: string;
-  format?: "graphify" | "triples" | "bundle";
-  root?: string;
-}
+export type ImportFromPathInput = BodyOf<typeof graphsContract.importGraphFromPath>;
 
 export function importGraphFromPath(input: ImportFromPathInput): Promise<ImportReport> {
   return fetchJson<ImportReport>("/api/graphs", {

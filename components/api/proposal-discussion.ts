@@ -4,6 +4,8 @@ import type { TimelineEvent } from "@/lib/server/approvals/approvals-timeline";
 import type { CommentView } from "@/lib/server/approvals/comments";
 import { fetchJson } from "./fetch-json";
 import { proposalKeys } from "./graph-keys";
+import type { BodyOf } from "@/lib/api/contract";
+import type { approvalsContract } from "@/lib/server/approvals/contract";
 
 export type { CommentView, TimelineEvent };
 
@@ -24,7 +26,7 @@ export const useTimeline = (proposalId: string) => useQuery(timelineQueryOptions
 export function useCreateComment(proposalId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: { body: string; action?: number }) =>
+    mutationFn: (input: BodyOf<typeof approvalsContract.createComment>) =>
       fetchJson<CommentView>(`/api/proposals/${encodeURIComponent(proposalId)}/comments`, {
         method: "POST",
         headers: { "content-type": "application/json" },

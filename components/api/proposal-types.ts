@@ -9,7 +9,7 @@ import type { RefinementAction } from "./run-types";
 
 export type { ActionReview, Confidence, DiffGraph, EvidenceItem, GraphDiff, ReviewWarning, Suggestion };
 
-export type { ActionStatus, ProposalActionItem, ProposalDetails, ProposalStatus } from "@/lib/server/proposals/proposals";
+export type { ActionStatus, ProposalActionItem, ProposalDetails, ProposalOrigin, ProposalStatus } from "@/lib/server/proposals/proposals";
 
 export interface PlannedActionSummary {
   index: number;

@@ -3,12 +3,10 @@ import type { DecisionResult } from "@/lib/server/approvals/approvals-veto";
 import { fetchJson } from "./fetch-json";
 import { invalidateAfterDecision } from "./invalidate-proposals";
 import { proposalKeys } from "./graph-keys";
+import type { BodyOf } from "@/lib/api/contract";
+import type { approvalsContract } from "@/lib/server/approvals/contract";
 
-export interface RejectActionsInput {
-  proposalId: string;
-  actions: number[];
-  reason?: string;
-}
+export type RejectActionsInput = BodyOf<typeof approvalsContract.rejectActions> & { proposalId: string };
 
 /** A veto: nobody can approve or apply the actions until it is withdrawn. */
 export function rejectActions(input: RejectActionsInput): Promise<DecisionResult> {

@@ -2,9 +2,12 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { fetchJson } from "./fetch-json";
 import { graphKeys } from "./graph-keys";
 import type { LaunchedRuns } from "./run-types";
+import type { BodyOf } from "@/lib/api/contract";
+import type { runsContract } from "@/lib/server/runs/contract";
 
 /** One question (typed, or queued by id), or the whole pending queue (`question` runs if the queue is empty). */
-export type StartRunInput = { question: string } | { queryId: string } | { pending: true; question?: string };
+/** One of the three ways to start, narrowed from the route's contract. */
+export type StartRunInput = BodyOf<typeof runsContract.startRuns> & ({ question: string } | { queryId: string } | { pending: true; question?: string });
 
 export function startRun(name: string, input: StartRunInput): Promise<LaunchedRuns> {
   return fetchJson<LaunchedRuns>(`/api/graphs/${encodeURIComponent(name)}/runs`, {

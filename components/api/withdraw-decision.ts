@@ -3,14 +3,11 @@ import type { DecisionResult } from "@/lib/server/approvals/approvals-veto";
 import { fetchJson } from "./fetch-json";
 import { invalidateAfterDecision } from "./invalidate-proposals";
 import { proposalKeys } from "./graph-keys";
+import type { BodyOf } from "@/lib/api/contract";
+import type { approvalsContract } from "@/lib/server/approvals/contract";
 
-export interface WithdrawDecisionInput {
-  proposalId: string;
-  /** 0-based action index. */
-  action: number;
-  /** Someone else's veto (admins); default: your own latest decision. */
-  decision?: number;
-}
+/** `action`: 0-based index; `decision`: someone else's veto (admins), default your own latest decision. */
+export type WithdrawDecisionInput = BodyOf<typeof approvalsContract.withdrawDecision> & { proposalId: string };
 
 export function withdrawDecision(input: WithdrawDecisionInput): Promise<DecisionResult> {
   return fetchJson<DecisionResult>(`/api/proposals/${encodeURIComponent(input.proposalId)}/withdraw`, {

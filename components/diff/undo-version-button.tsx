@@ -24,6 +24,8 @@ export function UndoVersionButton({ graphName, version, currentVersion }: UndoVe
   const [isConfirming, setIsConfirming] = useState(false);
   const descriptionId = useId();
   const isRedo = version.kind === "revert";
+  // What the undo takes back, in the words the history uses (a redo's own version lists none).
+  const undone = version.actions.filter((a) => !a.skipped);
 
   const confirm = () => {
     // Not mutate's onSuccess: the refreshed history unmounts this button (the version is now
@@ -62,6 +64,13 @@ export function UndoVersionButton({ graphName, version, currentVersion }: UndoVe
         {isRedo ? `Re-apply what version ${version.revertOf ?? "?"} changed` : `Reverse what version ${version.version} changed`}, as a new
         version {currentVersion + 1}. Version {version.version} stays in the history.
       </p>
+      {undone.length > 0 ? (
+        <ul className="undo-box__actions small" data-testid="undo-actions" aria-label="What the undo reverses">
+          {undone.map((a) => (
+            <li key={a.index}>{a.summary}</li>
+          ))}
+        </ul>
+      ) : null}
       <div className="row">
         <button
           type="button"

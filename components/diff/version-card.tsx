@@ -83,7 +83,7 @@ export function VersionCard({ graphName, version, previous, currentVersion, isLi
           {version.actions.map((a) => (
             <li key={a.index} className={a.skipped ? "is-skipped" : undefined}>
               <span className="version__action-index">{a.index + 1}.</span> {a.summary}
-              {a.skipped ? <span className="muted"> (skipped: no change)</span> : null}
+              {a.skipped && !/^no change/i.test(a.summary) ? <span className="muted"> (skipped: no change)</span> : null}
             </li>
           ))}
         </ol>

@@ -103,7 +103,7 @@ export function ActionCard({ proposalId, graph, item, stats, actor, policy, star
         ) : null}
       </header>
       <div className="action-card__what">
-        <ActionLabel action={item.action} />
+        <ActionLabel action={item.action} text={review.text} />
         <p className="action-card__headline" data-testid="action-headline">
           {headline}
         </p>

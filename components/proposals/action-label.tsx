@@ -7,7 +7,15 @@ import { NodeName } from "./node-names";
  * another node has the same label; the id behind a details button). Names from the graph render
  * as text, whatever they contain.
  */
-export function ActionLabel({ action }: { action: RefinementAction }) {
+export function ActionLabel({ action, text }: { action: RefinementAction; text?: string }) {
+  // An entry that did not parse is stored as an empty placeholder: show what was submitted.
+  if (text !== undefined && action.type === "insert_edge" && !action.subject && !action.relation && !action.object) {
+    return (
+      <span className="action-label">
+        <span className="action__type">does not parse</span> <code className="mono">{text}</code>
+      </span>
+    );
+  }
   return (
     <span className="action-label">
       <span className={`action__type action__type--${action.type}`}>{ACTION_TYPE_LABEL[action.type]}</span>

@@ -9,12 +9,10 @@ import { useSingleFlight } from "../ui/use-single-flight";
 import { ActionLabel } from "./action-label";
 import { DiffList } from "./diff-list";
 import type { ApprovalOutcome } from "./use-approval";
-import { readableSummary, useNodeNames } from "./node-names";
 
 /** After an approval: the new version, what changed, and the two next steps (undo, check by re-running). */
 export function ApplyResultPanel({ outcome, onDismiss }: { outcome: ApprovalOutcome; onDismiss?: () => void }) {
   const { target, result } = outcome;
-  const names = useNodeNames();
   const router = useRouter();
   const revert = useRevertVersion(target.graph);
   const rerun = useStartRun(target.graph);
@@ -42,7 +40,7 @@ export function ApplyResultPanel({ outcome, onDismiss }: { outcome: ApprovalOutc
       <ol className="result-panel__applied" data-testid="applied-list">
         {result.applied.map((a) => (
           <li key={a.index}>
-            <ActionLabel action={a.action} /> <span className={a.skipped ? "muted small" : "small"}>{readableSummary(names, a.summary)}</span>
+            <ActionLabel action={a.action} /> <span className={a.skipped ? "muted small" : "small"}>{a.summary}</span>
           </li>
         ))}
       </ol>

@@ -126,17 +126,3 @@ export function NodeName({ written, id, className = "action__name" }: NodeNamePr
     </span>
   );
 }
-
-/**
- * A plan's summary ("adds client_client --calls--> client_build_request") with each node id
- * the page knows replaced by its readable name.
- */
-export function readableSummary(names: NodeNamesValue, summary: string): string {
-  return summary
-    .split(/(\s+)/)
-    .map((token) => {
-      const known = names.byId.get(token);
-      return known ? nameText(names, token, token) : token;
-    })
-    .join("");
-}

@@ -6,12 +6,10 @@ import { EmptyState, LoadingState, Spinner } from "../ui/states";
 import { ActionLabel } from "./action-label";
 import { DiffList, isEmptyDiff } from "./diff-list";
 import { VisualDiff } from "./visual-diff";
-import { readableSummary, useNodeNames } from "./node-names";
 
 /** What approving the selected actions would change, computed by the server without changing anything. */
 export function PreviewPanel({ proposalId, indexes }: { proposalId: string; indexes: number[] }) {
   const preview = usePreview(proposalId, indexes);
-  const names = useNodeNames();
   const heading = (
     <h2 className="card__title">
       What approving changes{" "}
@@ -49,7 +47,7 @@ export function PreviewPanel({ proposalId, indexes }: { proposalId: string; inde
             {preview.data.actions.map((a) => (
               <li key={a.index} className={a.skipped ? "is-skipped" : undefined}>
                 <ActionLabel action={a.action} />
-                <span className="preview__summary">{readableSummary(names, a.summary)}</span>
+                <span className="preview__summary">{a.summary}</span>
               </li>
             ))}
           </ol>

@@ -28,6 +28,7 @@ import { useCalibration } from "../api/calibration";
 import { CalibrationPanel } from "../review/calibration-panel";
 import type { DecisionStats } from "@/lib/review/count-decisions";
 import { describeLabelStats } from "@/lib/review/count-decisions";
+import { OriginChip } from "./origin-chip";
 
 interface ProposalViewProps {
   initialProposal: ProposalDetails;
@@ -109,6 +110,7 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex, 
       <ProposalHeader proposal={proposal} currentVersion={currentVersion} />
       <RunSummary run={run} source={proposal.source} />
       <p className="small muted proposal-people" data-testid="proposal-people">
+        <OriginChip of={proposal} />{" "}
         {proposal.submittedByName ? <>Submitted by <strong>{proposal.submittedByName}</strong>. </> : null}
         {proposal.startedByName ? <>Run started by <strong>{proposal.startedByName}</strong>. </> : null}
         Policy of {proposal.graph}

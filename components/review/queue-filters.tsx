@@ -1,8 +1,9 @@
 "use client";
 
-import type { Confidence } from "../api/proposal-types";
+import type { Confidence, ProposalOrigin } from "../api/proposal-types";
 import { CONFIDENCES } from "../api/proposal-types";
 import { ConfidenceBadge } from "../proposals/confidence-badge";
+import { ORIGIN_LABELS } from "../proposals/origin-chip";
 import type { QueueFilters, QueueSort, StatusFilter } from "./queue-rows";
 import { DEFAULT_FILTERS, NO_QUESTION } from "./queue-rows";
 
@@ -11,6 +12,8 @@ interface QueueFiltersBarProps {
   counts: Record<Confidence, number>;
   graphs: string[];
   questions: { value: string; label: string }[];
+  /** Rows per origin over every other filter (so the options say what choosing one would show). */
+  origins: Record<ProposalOrigin, number>;
   onChange: (filters: QueueFilters) => void;
 }
 
@@ -32,7 +35,9 @@ const SORT_OPTIONS: { value: QueueSort; label: string }[] = [
   { value: "graph", label: "By graph" },
 ];
 
-export function QueueFiltersBar({ filters, counts, graphs, questions, onChange }: QueueFiltersBarProps) {
+const ORIGIN_OPTIONS: ProposalOrigin[] = ["person", "agent", "cli", "campaign"];
+
+export function QueueFiltersBar({ filters, counts, graphs, questions, origins, onChange }: QueueFiltersBarProps) {
   const set = <K extends keyof QueueFilters>(key: K, value: QueueFilters[K]) => onChange({ ...filters, [key]: value });
   const toggleLabel = (label: Confidence) =>
     set("labels", filters.labels.includes(label) ? filters.labels.filter((l) => l !== label) : [...filters.labels, label]);
@@ -95,6 +100,17 @@ export function QueueFiltersBar({ filters, counts, graphs, questions, onChange }
             <option value="insert_edge">Add link</option>
             <option value="delete_edge">Remove link</option>
             <option value="replace_node">Rename / merge</option>
+          </select>
+        </label>
+        <label className="field field--inline">
+          <span>From</span>
+          <select value={filters.origin} onChange={(e) => set("origin", e.target.value as QueueFilters["origin"])} data-testid="filter-origin" title="Where the proposal came from">
+            <option value="">Anyone</option>
+            {ORIGIN_OPTIONS.map((o) => (
+              <option key={o} value={o}>
+                {o === "person" ? "People" : o === "agent" ? "Agents (API tokens)" : ORIGIN_LABELS[o]} ({origins[o]})
+              </option>
+            ))}
           </select>
         </label>
         <label className="field field--inline">

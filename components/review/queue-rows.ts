@@ -12,7 +12,7 @@ import type { ApprovalMode, ApprovalPolicy } from "@/lib/auth/approval-policy";
 import type { Actor } from "@/lib/auth/permissions";
 import { actionKey } from "@/lib/changes/action-key";
 import type { ScoreSignal } from "@/lib/review/types";
-import type { ActionStatus, Confidence, ProposalDetails } from "../api/proposal-types";
+import type { ActionStatus, Confidence, ProposalDetails, ProposalOrigin } from "../api/proposal-types";
 import type { RefinementAction } from "../api/run-types";
 import type { ApprovalTarget } from "../proposals/approval-types";
 import { CONFIDENCE_RANK } from "../proposals/confidence";
@@ -57,6 +57,11 @@ export interface QueueRow {
   changedSinceApproved: string | null;
   startedById: string | null;
   submittedById: string | null;
+  /** Where its proposal came from (person, agent, command line, campaign), and who. */
+  origin: ProposalOrigin;
+  agentName: string | null;
+  agentModel: string | null;
+  submittedByName: string | null;
   /** The rules that apply now (solo or team form of the graph's policy). */
   policy: ApprovalPolicy;
   mode: ApprovalMode;
@@ -117,6 +122,10 @@ function toActionRows(proposals: ProposalDetails[]): QueueRow[] {
       changedSinceApproved: a.changedSinceApproved,
       startedById: p.startedById,
       submittedById: p.submittedById,
+      origin: p.origin,
+      agentName: p.agentName,
+      agentModel: p.agentModel,
+      submittedByName: p.submittedByName,
       policy: p.policy,
       mode: p.approvalMode,
       obsoleteIn: a.obsoleteIn,
@@ -138,7 +147,8 @@ function mergeCopies(rows: QueueRow[], viewer: Actor | null): QueueRow[] {
   const groups = new Map<string, QueueRow[]>();
   const out: (QueueRow | string)[] = [];
   for (const row of rows) {
-    if (row.status !== "pending") {
+    // Unparseable entries share one placeholder action: they are never copies of each other.
+    if (row.status !== "pending" || row.warnings.some((w) => w.code === "UNPARSEABLE")) {
       out.push(row);
       continue;
     }
@@ -170,11 +180,13 @@ export interface QueueFilters {
   graph: string;
   question: string;
   type: RefinementAction["type"] | "";
+  /** Only actions whose proposal came from this origin ("": any). */
+  origin: ProposalOrigin | "";
   q: string;
   sort: QueueSort;
 }
 
-export const DEFAULT_FILTERS: QueueFilters = { labels: [], status: "pending", graph: "", question: "", type: "", q: "", sort: "newest" };
+export const DEFAULT_FILTERS: QueueFilters = { labels: [], status: "pending", graph: "", question: "", type: "", origin: "", q: "", sort: "newest" };
 
 function matches(row: QueueRow, f: QueueFilters, ignoreLabel: boolean): boolean {
   if (!ignoreLabel && f.labels.length > 0 && !f.labels.includes(row.confidence)) return false;
@@ -182,6 +194,7 @@ function matches(row: QueueRow, f: QueueFilters, ignoreLabel: boolean): boolean 
   if (f.graph && row.graph !== f.graph) return false;
   if (f.question && (row.question ?? NO_QUESTION) !== f.question) return false;
   if (f.type && row.action.type !== f.type) return false;
+  if (f.origin && row.origin !== f.origin) return false;
   if (f.q && !`${row.text} ${row.question ?? ""}`.toLowerCase().includes(f.q.toLowerCase())) return false;
   return true;
 }
@@ -207,6 +220,14 @@ export function applyQueueFilters(rows: QueueRow[], filters: QueueFilters): { vi
     if (filters.labels.length === 0 || filters.labels.includes(row.confidence)) visible.push(row);
   }
   return { visible: visible.sort(SORTS[filters.sort]), counts };
+}
+
+/** Rows per origin over every filter but the origin (what choosing each origin would show). */
+export function countQueueOrigins(rows: QueueRow[], filters: QueueFilters): Record<ProposalOrigin, number> {
+  const counts: Record<ProposalOrigin, number> = { person: 0, agent: 0, cli: 0, campaign: 0 };
+  const others = { ...filters, origin: "" as const };
+  for (const row of rows) if (matches(row, others, false)) counts[row.origin]++;
+  return counts;
 }
 
 export function toApprovalTarget(row: QueueRow, history?: string | null): ApprovalTarget {
@@ -238,6 +259,7 @@ const SORT_VALUES: readonly QueueSort[] = ["newest", "oldest", "low-first", "hig
 const STATUS_VALUES: readonly StatusFilter[] = ["pending", "applied", "rejected", "skipped", "reverted", "obsolete", "all"];
 const TYPE_VALUES: readonly QueueFilters["type"][] = ["", "insert_edge", "delete_edge", "replace_node"];
 const LABEL_VALUES: readonly Confidence[] = ["HIGH", "MEDIUM", "LOW"];
+const ORIGIN_VALUES: readonly QueueFilters["origin"][] = ["", "person", "agent", "cli", "campaign"];
 
 function pick<T extends string>(values: readonly T[], value: string | null, fallback: T): T {
   return values.find((v) => v === value) ?? fallback;
@@ -251,6 +273,7 @@ export function parseQueueFilters(params: URLSearchParams): QueueFilters {
     graph: params.get("graph") ?? "",
     question: params.get("question") ?? "",
     type: pick(TYPE_VALUES, params.get("type"), ""),
+    origin: pick(ORIGIN_VALUES, params.get("origin"), ""),
     q: params.get("q") ?? "",
     sort: pick(SORT_VALUES, params.get("sort"), DEFAULT_FILTERS.sort),
   };
@@ -260,7 +283,7 @@ export function queueFiltersToParams(f: QueueFilters): URLSearchParams {
   const params = new URLSearchParams();
   if (f.labels.length > 0) params.set("label", f.labels.join(","));
   if (f.status !== DEFAULT_FILTERS.status) params.set("status", f.status);
-  for (const key of ["graph", "question", "type", "q"] as const) if (f[key]) params.set(key, f[key]);
+  for (const key of ["graph", "question", "type", "origin", "q"] as const) if (f[key]) params.set(key, f[key]);
   if (f.sort !== DEFAULT_FILTERS.sort) params.set("sort", f.sort);
   return params;
 }

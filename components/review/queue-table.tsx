@@ -5,6 +5,7 @@ import { memo } from "react";
 import type { Actor } from "@/lib/auth/permissions";
 import { decisionFor } from "../proposals/decision-rules";
 import { ActionLabel } from "../proposals/action-label";
+import { OriginChip } from "../proposals/origin-chip";
 import { warningSentence } from "../proposals/warning-text";
 import { ConfidenceBadge } from "../proposals/confidence-badge";
 import { ActionStatusBadge } from "../proposals/action-status-badge";
@@ -76,7 +77,7 @@ const QueueRowView = memo(function QueueRowView({ row, stats, actor, isSelected,
       <td className="queue-row__main">
         <div className="queue-row__change">
           <Link href={proposalHref(row)} className="queue-row__link" title={row.text} prefetch={false}>
-            <ActionLabel action={row.action} />
+            <ActionLabel action={row.action} text={row.text} />
           </Link>
           <span className="queue-row__why">{row.verdict}</span>
           {row.signals.length > 0 ? (
@@ -110,6 +111,9 @@ const QueueRowView = memo(function QueueRowView({ row, stats, actor, isSelected,
         <span className="queue-row__question">{row.question ?? <span className="muted">no question (imported)</span>}</span>
         <span className="table__sub">
           {row.graph} · action {row.index + 1}
+        </span>
+        <span className="queue-row__origin">
+          <OriginChip of={row} />
         </span>
         {row.sources.length > 1 ? <QueueSources row={row} /> : null}
       </td>

@@ -16,7 +16,7 @@ import { KeyboardHelp } from "./keyboard-help";
 import { QueueFiltersBar, questionOptions } from "./queue-filters";
 import { QueueHeader } from "./queue-header";
 import type { QueueFilters, QueueRow } from "./queue-rows";
-import { DEFAULT_FILTERS, applyQueueFilters, decisionSubjectOf, queueFiltersToParams, toApprovalTarget } from "./queue-rows";
+import { DEFAULT_FILTERS, applyQueueFilters, countQueueOrigins, decisionSubjectOf, queueFiltersToParams, toApprovalTarget } from "./queue-rows";
 import { QueueTable, proposalHref } from "./queue-table";
 import type { QueueKey } from "./use-queue-keys";
 import { useQueueKeys } from "./use-queue-keys";
@@ -29,15 +29,28 @@ import { countDecisions, describeLabelStats } from "@/lib/review/count-decisions
 const PAGE_SIZE = 100;
 
 /** `viewer`: the signed-in person, from the page's own session check (labels and hides controls; the server decides). */
-export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRows: QueueRow[]; initialFilters: QueueFilters; viewer: Decider }) {
+export function ReviewQueue({
+  initialRows,
+  initialComplete = true,
+  initialFilters,
+  viewer,
+}: {
+  initialRows: QueueRow[];
+  /** False when `initialRows` are the newest page only: the rest is read in the background. */
+  initialComplete?: boolean;
+  initialFilters: QueueFilters;
+  viewer: Decider;
+}) {
   const router = useRouter();
   const rootRef = useRef<HTMLDivElement>(null);
-  const query = useQueueRows(initialRows, viewer);
+  const query = useQueueRows(initialRows, viewer, initialComplete);
+  const loadingRest = !initialComplete && query.data === initialRows && !query.isError;
   const rows = query.data;
   const [filters, setFiltersState] = useState(initialFilters);
   const { visible, counts } = useMemo(() => applyQueueFilters(rows, filters), [rows, filters]);
   const graphs = useMemo(() => [...new Set(rows.map((r) => r.graph))].sort(), [rows]);
   const questions = useMemo(() => questionOptions(rows), [rows]);
+  const origins = useMemo(() => countQueueOrigins(rows, filters), [rows, filters]);
   // Counted from the rows the queue holds (every status), so the figures move with each decision.
   const decisionStats = useMemo(
     () => new Map(countDecisions({ graphs, rows: rows.map((r) => ({ graph: r.graph, kind: r.action.type, label: r.confidence, status: r.status })) }).map((s) => [s.graph, s])),
@@ -152,6 +165,11 @@ export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRo
           Could not reject: {reject.error.message}
         </p>
       ) : null}
+      {loadingRest ? (
+        <p className="muted small" role="status" data-testid="queue-loading-rest">
+          Showing the newest proposals; reading older ones…
+        </p>
+      ) : null}
       {query.isRefetchError ? (
         <p className="inline-error" role="alert">
           Could not refresh the queue: {query.error.message}{" "}
@@ -174,7 +192,7 @@ export function ReviewQueue({ initialRows, initialFilters, viewer }: { initialRo
         </div>
       ) : (
         <>
-          <QueueFiltersBar filters={filters} counts={counts} graphs={graphs} questions={questions} onChange={setFilters} />
+          <QueueFiltersBar filters={filters} counts={counts} graphs={graphs} questions={questions} origins={origins} onChange={setFilters} />
           {visible.length === 0 ? (
             <div className="card" data-testid="queue-empty">
               {pendingTotal === 0 && filters.status === "pending" ? (

@@ -14,7 +14,11 @@ export function queueRowsQueryOptions(viewer: Actor | null = null) {
   });
 }
 
-/** Seeded with the server-rendered rows: the queue is interactive without a first request. */
-export function useQueueRows(initialRows: QueueRow[], viewer: Actor | null) {
-  return useQuery({ ...queueRowsQueryOptions(viewer), initialData: initialRows });
+/**
+ * Seeded with the server-rendered rows: the queue is interactive without a first request. When
+ * those are only the first page (`complete` false), they count as stale at once, so every page
+ * is read in the background while the first one is already in use.
+ */
+export function useQueueRows(initialRows: QueueRow[], viewer: Actor | null, complete = true) {
+  return useQuery({ ...queueRowsQueryOptions(viewer), initialData: initialRows, ...(complete ? {} : { initialDataUpdatedAt: 0 }) });
 }

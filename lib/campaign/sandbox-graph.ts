@@ -211,6 +211,14 @@ export class SandboxGraph extends KnowledgeGraph {
     return this.#edges(this.live.inEdges(id), this.#in.get(id));
   }
 
+  override outEdgeKeys(id: string): string[] {
+    return this.outEdges(id).map((e) => e.key);
+  }
+
+  override inEdgeKeys(id: string): string[] {
+    return this.inEdges(id).map((e) => e.key);
+  }
+
   override incidentEdges(id: string): GraphEdge[] {
     const out = new Map<string, GraphEdge>();
     for (const e of this.outEdges(id)) out.set(e.key, e);

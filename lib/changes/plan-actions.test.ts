@@ -29,7 +29,8 @@ describe("planning and applying actions", () => {
       edgeKeyPrefix: "v2.",
       actions: [{ type: "insert_edge", subject: "Client", relation: "documented_in", object: "HTTPX user guide" }],
     });
-    expect(plan.actions[0]?.summary).toContain("new node refinery_httpx_user_guide");
+    expect(plan.actions[0]?.summary).toBe("Adds the edge “Client” —documented_in→ “HTTPX user guide” (“HTTPX user guide” is a new node).");
+    expect(plan.actions[0]?.change).toMatchObject({ kind: "add_edge", source: { id: "client_client" }, created: [{ id: "refinery_httpx_user_guide", label: "HTTPX user guide" }] });
     const after = applyChangeset(graph, plan.changeset);
     const created = after.getNode("refinery_httpx_user_guide");
     expect(created?.attrs).toMatchObject({ label: "HTTPX user guide", norm_label: "httpx user guide", community: graph.getNode("client_client")?.community });
@@ -45,14 +46,15 @@ describe("planning and applying actions", () => {
     const plan = planActions({ graph: httpx(), edgeKeyPrefix: "v2.", actions: [{ type: "insert_edge", subject: "Client", relation: "inherits", object: "BaseClient" }] });
     expect(plan.changeset.ops).toEqual([]);
     expect(plan.actions[0]).toMatchObject({ skipped: true });
-    expect(plan.actions[0]?.summary).toContain("already exists");
+    expect(plan.actions[0]?.summary).toBe("No change: the edge “Client” —inherits→ “BaseClient” already exists.");
   });
 
   it("replace_node onto an existing node is a real merge with an explicit survivor", () => {
     const graph = httpx();
     const plan = planActions({ graph, edgeKeyPrefix: "v2.", actions: [{ type: "replace_node", old: "AsyncClient", new: "Client" }] });
     expect(plan.merges).toEqual([{ from: "client_asyncclient", into: "client_client" }]);
-    expect(plan.actions[0]?.summary).toMatch(/merges client_asyncclient into client_client \(survivor: client_client; \d+ edges rewired/);
+    expect(plan.actions[0]?.summary).toMatch(/^Merges “AsyncClient” into “Client” \(\d+ edges rewired(, \d+ edges? dropped as duplicates or self-loops)?\); “AsyncClient” is kept as an alias\.$/);
+    expect(plan.actions[0]?.change).toMatchObject({ kind: "merge", from: { id: "client_asyncclient", label: "AsyncClient" }, into: { id: "client_client", label: "Client" } });
     const after = applyChangeset(graph, plan.changeset);
     expect(after.getNode("client_asyncclient")).toBeUndefined();
     expect(after.getNode("client_client")?.aliases).toContain("AsyncClient");
@@ -77,7 +79,7 @@ describe("planning and applying actions", () => {
   it("delete of an edge stored several times removes the extra copies and keeps one; a missing edge is refused", () => {
     const graph = parseTriples("a|r|b\na|r|b\na|s|b\n");
     const plan = planActions({ graph, edgeKeyPrefix: "v2.", actions: [{ type: "delete_edge", subject: "a", relation: "r", object: "b" }] });
-    expect(plan.actions[0]?.summary).toBe("removes 1 of 2 identical copies; 1 kept: a --r--> b");
+    expect(plan.actions[0]?.summary).toBe("Removes 1 of 2 identical copies of the edge “a” —r→ “b” and keeps one.");
     const after = applyChangeset(graph, plan.changeset);
     expect([...after.edges.values()].map((e) => `${e.source} ${e.relation} ${e.target}`)).toEqual(["a r b", "a s b"]);
     // Four copies: three go, one stays; a second delete then removes the fact itself.
@@ -85,7 +87,7 @@ describe("planning and applying actions", () => {
     const once = applyChangeset(four, planActions({ graph: four, edgeKeyPrefix: "v2.", actions: [{ type: "delete_edge", subject: "a", relation: "r", object: "b" }] }).changeset);
     expect(once.edges.size).toBe(1);
     const twice = planActions({ graph: four, edgeKeyPrefix: "v2.", actions: [{ type: "delete_edge", subject: "a", relation: "r", object: "b" }, { type: "delete_edge", subject: "a", relation: "r", object: "b" }] });
-    expect(twice.actions.map((a) => a.summary)).toEqual(["removes 3 of 4 identical copies; 1 kept: a --r--> b", "removes a --r--> b"]);
+    expect(twice.actions.map((a) => a.summary)).toEqual(["Removes 3 of 4 identical copies of the edge “a” —r→ “b” and keeps one.", "Removes the edge “a” —r→ “b”."]);
     expect(applyChangeset(four, twice.changeset).edges.size).toBe(0);
     refused(() => planActions({ graph, edgeKeyPrefix: "v2.", actions: [{ type: "delete_edge", subject: "a", relation: "zzz", object: "b" }] }), "there is no edge a --zzz--> b");
     refused(() => planActions({ graph, edgeKeyPrefix: "v2.", actions: [{ type: "delete_edge", subject: "nobody", relation: "r", object: "b" }] }), 'no node named "nobody"');

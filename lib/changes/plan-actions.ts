@@ -23,13 +23,18 @@ import { pyFloat } from "../json/lossless-json";
 import type { RefinementAction } from "../loop/types";
 import { resolveActionNames } from "../review/resolve-action";
 import type { ResolvedName } from "../review/types";
+import { findDisplayName } from "../graph/display-names";
 import type { ChangeOp, Changeset, EdgeState } from "./changeset";
+import type { ActionChange, NameOf, NodeRef } from "./describe-change";
+import { describeChange, nameInSentence, quoted } from "./describe-change";
 import { edgeFromState, edgeState, nodeFromState, nodeState } from "./changeset";
 
 export interface PlannedAction {
   index: number;
   action: RefinementAction;
-  /** What the action does, for people: "adds edge …", "merges A into B (3 edges rewired)". */
+  /** What the action does, as data: node ids with their labels. */
+  change: ActionChange;
+  /** The same as a sentence for people: "Merges “AsyncClient” into “Client” (3 edges rewired); …". */
   summary: string;
   /** Ops of this action within the changeset: [start, end). */
   ops: [number, number];
@@ -52,6 +57,11 @@ export interface PlanOptions {
   actions: RefinementAction[];
   /** New edge keys must be unique across all versions of the graph: e.g. `v7.0`, `v7.1`. */
   edgeKeyPrefix: string;
+  /**
+   * How summaries name nodes; by default the label, with the file that tells two nodes of one
+   * label apart (server callers pass passage titles too: describePlannedActions).
+   */
+  nameOf?: NameOf;
 }
 
 function refuse(index: number, message: string): never {
@@ -109,14 +119,27 @@ function isGraphifyStyle(graph: KnowledgeGraph): boolean {
   return first !== undefined && "confidence" in first.attrs;
 }
 
-function uniqueNodeId(overlay: Overlay, label: string): string {
+/** The ids a node created for `label` may get, first free one wins (touched-items.ts reads it too). */
+export function newNodeIdCandidate(label: string, attempt: number): string {
   const slug = normalizeLabel(label).replace(/[^\p{L}\p{N}]+/gu, "_").replace(/^_+|_+$/g, "").slice(0, 60) || "node";
-  let id = `refinery_${slug}`;
-  for (let n = 2; overlay.node(id); n++) id = `refinery_${slug}_${n}`;
+  return attempt < 2 ? `refinery_${slug}` : `refinery_${slug}_${attempt}`;
+}
+
+function uniqueNodeId(overlay: Overlay, label: string): string {
+  let id = newNodeIdCandidate(label, 1);
+  for (let n = 2; overlay.node(id); n++) id = newNodeIdCandidate(label, n);
   return id;
 }
 
-export function planActions({ graph, actions, edgeKeyPrefix }: PlanOptions): Plan {
+/** Label, plus what tells it apart from a node of the same label in `graph` (new nodes: the label). */
+export function nameInGraph(graph: KnowledgeGraph): NameOf {
+  return (ref) => {
+    const name = findDisplayName({ graph, id: ref.id });
+    return name && name.label === ref.label ? nameInSentence(name) : quoted(ref.label);
+  };
+}
+
+export function planActions({ graph, actions, edgeKeyPrefix, nameOf = nameInGraph(graph) }: PlanOptions): Plan {
   const overlay = new Overlay(graph);
   const ops: ChangeOp[] = [];
   const planned: PlannedAction[] = [];
@@ -177,9 +200,11 @@ export function planActions({ graph, actions, edgeKeyPrefix }: PlanOptions): Pla
     return attrs;
   };
 
+  const refOf = (id: string): NodeRef => ({ id, label: overlay.node(id)?.label ?? id });
+
   actions.forEach((action, index) => {
     const start = ops.length;
-    let summary = "";
+    let change: ActionChange;
     let skipped = false;
     const names = resolveActionNames({ graph, action });
     if (action.type === "insert_edge") {
@@ -193,12 +218,12 @@ export function planActions({ graph, actions, edgeKeyPrefix }: PlanOptions): Pla
       const o = endpoint(index, objectName, existingSubject ?? overlay.node(s.id));
       if (overlay.between(s.id, o.id, relation).length > 0) {
         skipped = true;
-        summary = `no change: the edge ${s.id} --${relation}--> ${o.id} already exists`;
+        change = { kind: "edge_exists", source: refOf(s.id), relation, target: refOf(o.id) };
       } else {
         const key = `${edgeKeyPrefix}${keyCount++}`;
         push({ op: "add_edge", edge: { key, source: s.id, target: o.id, relation, attrs: newEdgeAttrs(s.id, o.id, relation) } });
-        const created = [s, o].filter((x) => x.created).map((x) => x.id);
-        summary = `adds ${s.id} --${relation}--> ${o.id}${created.length ? ` (new node${created.length > 1 ? "s" : ""} ${created.join(", ")})` : ""}`;
+        const created = [s, o].filter((x) => x.created).map((x) => refOf(x.id));
+        change = { kind: "add_edge", source: refOf(s.id), relation, target: refOf(o.id), created };
       }
     } else if (action.type === "delete_edge") {
       const s = names.subject as ResolvedName;
@@ -210,18 +235,16 @@ export function planActions({ graph, actions, edgeKeyPrefix }: PlanOptions): Pla
       const matches = overlay.between(s.nodeId as string, o.nodeId as string, action.relation.trim());
       const [kept, ...extra] = matches;
       if (!kept) refuse(index, `there is no edge ${s.nodeId} --${action.relation}--> ${o.nodeId} to delete`);
-      const edgeText = `${kept.source} --${kept.relation}--> ${kept.target}`;
+      const edge = { source: refOf(kept.source), relation: kept.relation, target: refOf(kept.target) };
       if (extra.length === 0) {
         push({ op: "remove_edge", edge: edgeState(kept) });
-        summary = `removes ${edgeText}`;
+        change = { kind: "remove_edge", ...edge };
       } else {
         // Identical copies: the delete is a clean-up, so the fact stays (the first copy, in file order).
         for (const e of extra) push({ op: "remove_edge", edge: edgeState(e) });
         const cited = (e: GraphEdge) => documentIdsOf(e).join(", ");
         const lost = [...new Set(extra.map(cited).filter((c) => c && c !== cited(kept)))];
-        summary =
-          `removes ${extra.length} of ${matches.length} identical copies; 1 kept: ${edgeText}` +
-          (lost.length > 0 ? ` (the kept copy cites ${cited(kept) || "no source"}; removed copies cited ${lost.join("; ")})` : "");
+        change = { kind: "remove_copies", removed: extra.length, copies: matches.length, ...edge, keptCites: lost.length > 0 ? cited(kept) : "", removedCites: lost };
       }
     } else {
       const oldName = names.old as ResolvedName;
@@ -233,9 +256,9 @@ export function planActions({ graph, actions, edgeKeyPrefix }: PlanOptions): Pla
       const survivor = newName.nodeId ? overlay.node(newName.nodeId) : undefined;
       if (survivor && survivor.id === old.id) {
         skipped = true;
-        summary = `no change: ${JSON.stringify(oldName.name)} and ${JSON.stringify(newName.name)} are the same node`;
+        change = { kind: "same_node", old: oldName.name, new: newName.name };
       } else if (survivor) {
-        summary = merge(old, survivor);
+        change = merge(old, survivor);
         merges.push({ from: old.id, into: survivor.id });
       } else {
         const label = action.new.trim();
@@ -244,13 +267,13 @@ export function planActions({ graph, actions, edgeKeyPrefix }: PlanOptions): Pla
         const attrs: JsonObject = { ...old.attrs, label, aliases };
         if ("norm_label" in old.attrs) attrs.norm_label = normalizeLabel(label);
         push({ op: "update_node", before: nodeState(old), after: { id: old.id, label, attrs } });
-        summary = `renames ${old.id} from ${JSON.stringify(old.label)} to ${JSON.stringify(label)} (old name kept as an alias)`;
+        change = { kind: "rename", node: { id: old.id, label: old.label }, to: label };
       }
     }
-    planned.push({ index, action, summary, ops: [start, ops.length], skipped });
+    planned.push({ index, action, change, summary: describeChange(change, nameOf), ops: [start, ops.length], skipped });
   });
 
-  function merge(old: GraphNode, survivor: GraphNode): string {
+  function merge(old: GraphNode, survivor: GraphNode): ActionChange {
     let rewired = 0;
     let dropped = 0;
     for (const edge of overlay.incident(old.id)) {
@@ -282,7 +305,7 @@ export function planActions({ graph, actions, edgeKeyPrefix }: PlanOptions): Pla
     attrs.aliases = aliases;
     push({ op: "update_node", before: nodeState(current), after: { id: current.id, label: current.label, attrs } });
     push({ op: "remove_node", node: nodeState(overlay.node(old.id) ?? old) });
-    return `merges ${old.id} into ${survivor.id} (survivor: ${survivor.id}; ${rewired} edge${rewired === 1 ? "" : "s"} rewired${dropped ? `, ${dropped} dropped as duplicates or self-loops` : ""}; ${JSON.stringify(old.label)} kept as an alias)`;
+    return { kind: "merge", from: { id: old.id, label: old.label }, into: { id: survivor.id, label: survivor.label }, rewired, dropped };
   }
 
   return { changeset: { ops }, actions: planned, merges };

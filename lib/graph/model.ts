@@ -93,87 +93,233 @@ export function edgeFromRecord(key: string, source: string, target: string, reco
   return { key, source, target, relation: str(record.relation) ?? "related_to", attrs: record };
 }
 
+/**
+ * What one version holds for the items a change touched (null: absent there). Applied to a graph
+ * it gives the other version: see KnowledgeGraph.advance and KnowledgeGraph.overlay.
+ */
+export interface GraphChanges {
+  nodes: Map<string, GraphNode | null>;
+  edges: Map<string, GraphEdge | null>;
+}
+
+/**
+ * A graph object always shows the same version: a newer version is a new object. The newest one
+ * holds the maps; an older one reads through the newer graph plus the states it held for what
+ * changed since (an overlay of the size of the change). So caches keyed by the graph object (the
+ * retrieval and review indexes) never see it change, and advancing costs what the change costs.
+ */
 export class KnowledgeGraph {
-  readonly nodes = new Map<string, GraphNode>();
-  readonly edges = new Map<string, GraphEdge>();
-  private readonly outIndex = new Map<string, Set<string>>();
-  private readonly inIndex = new Map<string, Set<string>>();
-  private readonly normIndex = new Map<string, Set<string>>();
+  private nodeMap = new Map<string, GraphNode>();
+  private edgeMap = new Map<string, GraphEdge>();
+  private outIndex = new Map<string, Set<string>>();
+  private inIndex = new Map<string, Set<string>>();
+  private normIndex = new Map<string, Set<string>>();
   private nextEdgeNumber = 0;
   private nextNodeOrd = 0;
   private nextEdgeOrd = 0;
+  /** Set when this is an older version read through a newer graph (read-only then). */
+  private view: VersionView | null = null;
+  /**
+   * The maps as readers see them: one object per graph for its whole life, reading this
+   * version's items wherever they are held (so holding `graph.nodes` across an advance is safe).
+   */
+  readonly nodes: ReadonlyMap<string, GraphNode> = new StableMap(() => (this.view ? this.view.nodes : this.nodeMap));
+  readonly edges: ReadonlyMap<string, GraphEdge> = new StableMap(() => (this.view ? this.view.edges : this.edgeMap));
 
   constructor(readonly meta: GraphMeta = { top: {}, linksKey: "links" }) {}
 
+  /** A read-only graph: `base` with `changes` laid over it (an older version, from inverse changes). */
+  static overlay(base: KnowledgeGraph, changes: GraphChanges): KnowledgeGraph {
+    const graph = new KnowledgeGraph(base.meta);
+    graph.view = new VersionView(base, changes);
+    return graph;
+  }
+
+  /**
+   * The next version: this graph's maps move to the returned graph and take `changes` in place
+   * (O(change)); this graph keeps showing its own version through the new one. Only the newest
+   * version of a graph can be advanced. Throws (changing nothing) if the result would have an
+   * edge without its nodes.
+   */
+  advance(changes: GraphChanges): KnowledgeGraph {
+    if (this.view) throw new Error("only the newest version of a graph can be advanced");
+    const nodeAfter = (id: string) => (changes.nodes.has(id) ? (changes.nodes.get(id) ?? undefined) : this.nodeMap.get(id));
+    for (const [key, edge] of changes.edges) {
+      if (!edge) continue;
+      if (edge.key !== key) throw new Error(`edge ${key} is stored under another key (${edge.key})`);
+      for (const end of [edge.source, edge.target]) if (!nodeAfter(end)) throw new Error(`edge ${key} needs node ${JSON.stringify(end)}, which is absent`);
+    }
+    for (const [id, node] of changes.nodes) {
+      if (node && node.id !== id) throw new Error(`node ${JSON.stringify(id)} is stored under another id (${JSON.stringify(node.id)})`);
+      if (node) continue;
+      for (const index of [this.outIndex, this.inIndex]) {
+        for (const key of index.get(id) ?? []) {
+          const edge = changes.edges.has(key) ? changes.edges.get(key) : this.edgeMap.get(key);
+          if (edge && (edge.source === id || edge.target === id)) throw new Error(`node ${JSON.stringify(id)} would be removed while edge ${key} uses it`);
+        }
+      }
+    }
+    const before: GraphChanges = { nodes: new Map(), edges: new Map() };
+    for (const id of changes.nodes.keys()) before.nodes.set(id, this.nodeMap.get(id) ?? null);
+    for (const key of changes.edges.keys()) before.edges.set(key, this.edgeMap.get(key) ?? null);
+    const next = new KnowledgeGraph(this.meta);
+    next.nodeMap = this.nodeMap;
+    next.edgeMap = this.edgeMap;
+    next.outIndex = this.outIndex;
+    next.inIndex = this.inIndex;
+    next.normIndex = this.normIndex;
+    next.nextEdgeNumber = this.nextEdgeNumber;
+    next.nextNodeOrd = this.nextNodeOrd;
+    next.nextEdgeOrd = this.nextEdgeOrd;
+    next.applyInPlace(changes);
+    this.nodeMap = new Map();
+    this.edgeMap = new Map();
+    this.outIndex = new Map();
+    this.inIndex = new Map();
+    this.normIndex = new Map();
+    this.view = new VersionView(next, before);
+    return next;
+  }
+
+  /** Checked by advance: edges first out, nodes replaced (keeping their map position), edges in. */
+  private applyInPlace(changes: GraphChanges): void {
+    let nodesOutOfOrder = false;
+    let edgesOutOfOrder = false;
+    for (const key of changes.edges.keys()) {
+      const old = this.edgeMap.get(key);
+      if (!old) continue;
+      this.outIndex.get(old.source)?.delete(key);
+      this.inIndex.get(old.target)?.delete(key);
+      if (!changes.edges.get(key)) this.edgeMap.delete(key);
+    }
+    for (const [id, node] of changes.nodes) {
+      const old = this.nodeMap.get(id);
+      if (old) this.unindexLabel(old);
+      if (!node) {
+        this.nodeMap.delete(id);
+        this.outIndex.delete(id);
+        this.inIndex.delete(id);
+        continue;
+      }
+      if (node.ord === undefined) node.ord = this.nextNodeOrd;
+      // A new item behind the last one (a revert restoring a deleted node) breaks the maps' order.
+      if (!old && node.ord < this.nextNodeOrd) nodesOutOfOrder = true;
+      this.nextNodeOrd = Math.max(this.nextNodeOrd, node.ord + 1);
+      this.nodeMap.set(id, node);
+      this.indexLabel(node);
+    }
+    for (const [key, edge] of changes.edges) {
+      if (!edge) continue;
+      const ord = edge.ord ?? this.nextEdgeOrd;
+      if (!this.edgeMap.has(key) && ord < this.nextEdgeOrd) edgesOutOfOrder = true;
+      this.nextEdgeOrd = Math.max(this.nextEdgeOrd, ord + 1);
+      const m = /^e(\d+)$/.exec(key);
+      if (m) this.nextEdgeNumber = Math.max(this.nextEdgeNumber, Number(m[1]) + 1);
+      this.edgeMap.set(key, edge.ord === undefined ? { ...edge, ord } : edge);
+      addTo(this.outIndex, edge.source, key);
+      addTo(this.inIndex, edge.target, key);
+    }
+    // Readers iterate in stored order (a fresh load reads rows by ord): re-sort only when an item
+    // came back at an earlier position — O(graph), and only for such changes.
+    if (nodesOutOfOrder) this.nodeMap = sortedByOrd(this.nodeMap);
+    if (edgesOutOfOrder) this.edgeMap = sortedByOrd(this.edgeMap);
+  }
+
+  private writable(): void {
+    if (this.view) throw new Error("an older version of a graph is read-only");
+  }
+
   addNode(node: GraphNode): void {
-    if (this.nodes.has(node.id)) throw new Error(`duplicate node id ${JSON.stringify(node.id)}`);
+    this.writable();
+    if (this.nodeMap.has(node.id)) throw new Error(`duplicate node id ${JSON.stringify(node.id)}`);
     if (node.ord === undefined) node.ord = this.nextNodeOrd;
     this.nextNodeOrd = Math.max(this.nextNodeOrd, node.ord + 1);
-    this.nodes.set(node.id, node);
+    this.nodeMap.set(node.id, node);
     this.indexLabel(node);
   }
 
   private indexLabel(node: GraphNode): void {
-    for (const name of [node.normLabel, ...node.aliases.map(normalizeLabel)]) {
+    for (const name of labelKeys(node)) {
       let set = this.normIndex.get(name);
       if (!set) this.normIndex.set(name, (set = new Set()));
       set.add(node.id);
     }
   }
 
+  private unindexLabel(node: GraphNode): void {
+    for (const name of labelKeys(node)) {
+      const set = this.normIndex.get(name);
+      if (!set) continue;
+      set.delete(node.id);
+      if (set.size === 0) this.normIndex.delete(name);
+    }
+  }
+
   /** Add an edge; `key` defaults to the next `e<n>`. Both endpoints must exist. */
   addEdge(edge: Omit<GraphEdge, "key"> & { key?: string }): GraphEdge {
-    if (!this.nodes.has(edge.source)) throw new Error(`edge from unknown node ${JSON.stringify(edge.source)}`);
-    if (!this.nodes.has(edge.target)) throw new Error(`edge to unknown node ${JSON.stringify(edge.target)}`);
+    this.writable();
+    if (!this.nodeMap.has(edge.source)) throw new Error(`edge from unknown node ${JSON.stringify(edge.source)}`);
+    if (!this.nodeMap.has(edge.target)) throw new Error(`edge to unknown node ${JSON.stringify(edge.target)}`);
     const key = edge.key ?? `e${this.nextEdgeNumber}`;
-    const m = /^e(\d+)$/.exec(key);
-    if (m) this.nextEdgeNumber = Math.max(this.nextEdgeNumber, Number(m[1]) + 1);
-    if (this.edges.has(key)) throw new Error(`duplicate edge key ${key}`);
+    const n = edgeNumberOf(key);
+    if (n >= this.nextEdgeNumber) this.nextEdgeNumber = n + 1;
+    if (this.edgeMap.has(key)) throw new Error(`duplicate edge key ${key}`);
     const ord = edge.ord ?? this.nextEdgeOrd;
     this.nextEdgeOrd = Math.max(this.nextEdgeOrd, ord + 1);
-    const full: GraphEdge = { ...edge, key, ord };
-    this.edges.set(key, full);
+    // A literal, not a spread: one shape for every edge, and a load adds millions.
+    const full: GraphEdge = { key, source: edge.source, target: edge.target, relation: edge.relation, attrs: edge.attrs, ord };
+    this.edgeMap.set(key, full);
     addTo(this.outIndex, full.source, key);
     addTo(this.inIndex, full.target, key);
     return full;
   }
 
+  /** Keys of the edges leaving a node (those of this version). */
+  outEdgeKeys(id: string): Iterable<string> {
+    return this.view ? this.view.adjacentKeys(id, "out") : (this.outIndex.get(id) ?? EMPTY);
+  }
+
+  /** Keys of the edges entering a node. */
+  inEdgeKeys(id: string): Iterable<string> {
+    return this.view ? this.view.adjacentKeys(id, "in") : (this.inIndex.get(id) ?? EMPTY);
+  }
+
   getNode(id: string): GraphNode | undefined {
-    return this.nodes.get(id);
+    return this.view ? this.view.nodes.get(id) : this.nodeMap.get(id);
   }
 
   /** Node ids whose normalised label or alias equals `norm` exactly. */
   idsByNormLabel(norm: string): ReadonlySet<string> {
-    return this.normIndex.get(norm) ?? EMPTY;
+    return this.view ? this.view.idsByNormLabel(norm) : (this.normIndex.get(norm) ?? EMPTY);
   }
 
   outEdges(id: string): GraphEdge[] {
-    return this.edgesOf(this.outIndex.get(id));
+    return this.edgesOf(this.outEdgeKeys(id));
   }
 
   inEdges(id: string): GraphEdge[] {
-    return this.edgesOf(this.inIndex.get(id));
+    return this.edgesOf(this.inEdgeKeys(id));
   }
 
   /** Edges touching a node in either direction (a self-loop once). */
   incidentEdges(id: string): GraphEdge[] {
-    const keys = new Set<string>([...(this.outIndex.get(id) ?? []), ...(this.inIndex.get(id) ?? [])]);
+    const keys = new Set<string>([...this.outEdgeKeys(id), ...this.inEdgeKeys(id)]);
     return this.edgesOf(keys);
   }
 
   /** Visit edges touching a node (a self-loop twice) without building arrays: the hot path of expansion. */
   forEachIncident(id: string, visit: (edge: GraphEdge) => void): void {
-    for (const index of [this.outIndex, this.inIndex]) {
-      const keys = index.get(id);
-      if (!keys) continue;
+    const edges = this.edges;
+    for (const keys of [this.outEdgeKeys(id), this.inEdgeKeys(id)]) {
       for (const k of keys) {
-        const e = this.edges.get(k);
+        const e = edges.get(k);
         if (e) visit(e);
       }
     }
   }
 
   degree(id: string): number {
+    if (this.view) return this.view.adjacentKeys(id, "out").length + this.view.adjacentKeys(id, "in").length;
     return (this.outIndex.get(id)?.size ?? 0) + (this.inIndex.get(id)?.size ?? 0);
   }
 
@@ -185,9 +331,10 @@ export class KnowledgeGraph {
 
   private edgesOf(keys: Iterable<string> | undefined): GraphEdge[] {
     if (!keys) return [];
+    const edges = this.edges;
     const out: GraphEdge[] = [];
     for (const k of keys) {
-      const e = this.edges.get(k);
+      const e = edges.get(k);
       if (e) out.push(e);
     }
     return out;
@@ -206,6 +353,185 @@ export class KnowledgeGraph {
 }
 
 const EMPTY: ReadonlySet<string> = new Set();
+
+/** n for a key `e<n>` (what /^e(\d+)$/ matches), else -1; without a regex: it runs for every edge of a load. */
+function edgeNumberOf(key: string): number {
+  if (key.length < 2 || key.charCodeAt(0) !== 101) return -1;
+  for (let i = 1; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c < 48 || c > 57) return -1;
+  }
+  return Number(key.slice(1));
+}
+
+function labelKeys(node: GraphNode): string[] {
+  return [node.normLabel, ...node.aliases.map(normalizeLabel)];
+}
+
+/** A map that is whichever map `current()` gives at the time of each call. */
+class StableMap<V> implements ReadonlyMap<string, V> {
+  constructor(private readonly current: () => ReadonlyMap<string, V>) {}
+
+  get size(): number {
+    return this.current().size;
+  }
+
+  get(key: string): V | undefined {
+    return this.current().get(key);
+  }
+
+  has(key: string): boolean {
+    return this.current().has(key);
+  }
+
+  entries(): MapIterator<[string, V]> {
+    return this.current().entries();
+  }
+
+  keys(): MapIterator<string> {
+    return this.current().keys();
+  }
+
+  values(): MapIterator<V> {
+    return this.current().values();
+  }
+
+  [Symbol.iterator](): MapIterator<[string, V]> {
+    return this.current().entries();
+  }
+
+  forEach(visit: (value: V, key: string, map: ReadonlyMap<string, V>) => void): void {
+    for (const [key, value] of this.current()) visit(value, key, this);
+  }
+}
+
+/** An item's stored position; one without (never stored) goes last. */
+function ordOf(value: unknown): number {
+  const ord = (value as { ord?: unknown } | null)?.ord;
+  return typeof ord === "number" ? ord : Number.POSITIVE_INFINITY;
+}
+
+function sortedByOrd<V>(map: Map<string, V>): Map<string, V> {
+  return new Map([...map].sort((a, b) => ordOf(a[1]) - ordOf(b[1])));
+}
+
+/** A map read as `base()` with some entries replaced or removed (null): an older version's items. */
+class OverlayMap<V> implements ReadonlyMap<string, V> {
+  readonly size: number;
+  constructor(
+    private readonly base: () => ReadonlyMap<string, V>,
+    readonly overlay: ReadonlyMap<string, V | null>,
+  ) {
+    let size = base().size;
+    for (const [key, value] of overlay) size += (value === null ? 0 : 1) - (base().has(key) ? 1 : 0);
+    this.size = size;
+  }
+
+  get(key: string): V | undefined {
+    const value = this.overlay.get(key);
+    if (value !== undefined) return value ?? undefined;
+    return this.overlay.has(key) ? undefined : this.base().get(key);
+  }
+
+  has(key: string): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  /** In stored order, as a fresh load of the version reads them: the items only this version has merged in by ord. */
+  *entries(): MapIterator<[string, V]> {
+    const base = this.base();
+    const extra: [string, V][] = [];
+    for (const [key, value] of this.overlay) if (value !== null && !base.has(key)) extra.push([key, value]);
+    extra.sort((a, b) => ordOf(a[1]) - ordOf(b[1]));
+    let next = 0;
+    for (const [key, value] of base) {
+      const item = this.overlay.has(key) ? this.overlay.get(key) : value;
+      if (!item) continue;
+      while (next < extra.length && ordOf(extra[next]![1]) < ordOf(item)) yield extra[next++]!;
+      yield [key, item];
+    }
+    while (next < extra.length) yield extra[next++]!;
+    return undefined;
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [key] of this.entries()) yield key;
+    return undefined;
+  }
+
+  *values(): MapIterator<V> {
+    for (const [, value] of this.entries()) yield value;
+    return undefined;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, V]> {
+    return this.entries();
+  }
+
+  forEach(visit: (value: V, key: string, map: ReadonlyMap<string, V>) => void): void {
+    for (const [key, value] of this.entries()) visit(value, key, this);
+  }
+}
+
+/** An older version of a graph: the newer `base` plus what this version held where they differ. */
+class VersionView {
+  readonly nodes: OverlayMap<GraphNode>;
+  readonly edges: OverlayMap<GraphEdge>;
+  /** Keys of this version's changed edges by endpoint, and changed node ids by label. */
+  private readonly outChanged = new Map<string, string[]>();
+  private readonly inChanged = new Map<string, string[]>();
+  private readonly normChanged = new Map<string, string[]>();
+
+  constructor(
+    private readonly base: KnowledgeGraph,
+    changes: GraphChanges,
+  ) {
+    this.nodes = new OverlayMap(() => base.nodes, changes.nodes);
+    this.edges = new OverlayMap(() => base.edges, changes.edges);
+    const push = (index: Map<string, string[]>, id: string, key: string) => {
+      const list = index.get(id);
+      if (list) list.push(key);
+      else index.set(id, [key]);
+    };
+    for (const [key, edge] of changes.edges) {
+      if (!edge) continue;
+      push(this.outChanged, edge.source, key);
+      push(this.inChanged, edge.target, key);
+    }
+    for (const [id, node] of changes.nodes) if (node) for (const name of new Set(labelKeys(node))) push(this.normChanged, name, id);
+  }
+
+  adjacentKeys(id: string, direction: "out" | "in"): string[] {
+    const endOf = (edge: GraphEdge) => (direction === "out" ? edge.source : edge.target);
+    const overlay = this.edges.overlay;
+    const keys: string[] = [];
+    for (const key of direction === "out" ? this.base.outEdgeKeys(id) : this.base.inEdgeKeys(id)) {
+      if (!overlay.has(key)) keys.push(key);
+      else {
+        const edge = overlay.get(key);
+        if (edge && endOf(edge) === id) keys.push(key);
+      }
+    }
+    for (const key of (direction === "out" ? this.outChanged : this.inChanged).get(id) ?? []) {
+      const inBase = this.base.edges.get(key);
+      if (!inBase || endOf(inBase) !== id) keys.push(key);
+    }
+    return keys;
+  }
+
+  idsByNormLabel(norm: string): ReadonlySet<string> {
+    const base = this.base.idsByNormLabel(norm);
+    const overlay = this.nodes.overlay;
+    const added = this.normChanged.get(norm);
+    let changed = added !== undefined;
+    if (!changed) for (const id of base) if (overlay.has(id)) changed = true;
+    if (!changed) return base;
+    const ids = new Set<string>();
+    for (const id of base) if (!overlay.has(id)) ids.add(id);
+    for (const id of added ?? []) ids.add(id);
+    return ids;
+  }
+}
 
 function addTo(index: Map<string, Set<string>>, id: string, key: string): void {
   let set = index.get(id);

@@ -171,6 +171,12 @@ export function configureRelationRanker(graph: KnowledgeGraph, options: Relation
   cache.delete(graph);
 }
 
+/** A graph's next version (lib/changes/advance-graph.ts) ranks with the options its previous one had. */
+export function carryRelationRanker(from: KnowledgeGraph, to: KnowledgeGraph): void {
+  const options = registered.get(from);
+  if (options) configureRelationRanker(to, options);
+}
+
 export function getRelationRanker(graph: KnowledgeGraph, options?: RelationRankerOptions): RelationRanker {
   const opts = options ?? registered.get(graph);
   const lexicon = opts?.lexicon !== undefined ? opts.lexicon : defaultLexicon;

@@ -84,6 +84,8 @@ import type { IntRule, RulesIndex } from "./rules-index";
 export type { RulesIndex } from "./rules-index";
 import type { ConstantRuleModel } from "./constant-rules";
 import { mineConstantModels } from "./constant-rules";
+import type { EmbeddingModel } from "./embed-graph";
+import { DEFAULT_EMBEDDING_LIMITS, trainEmbeddings } from "./embed-graph";
 import { atomRange, buildIndex, flip, hasEntry, rng, stride, tripleOf } from "./rules-index";
 
 // ---------------------------------------------------------------------------------------------
@@ -118,6 +120,10 @@ export interface MineLimits {
   neighbourSamples: number;
   /** Held-out facts per relation that measure rules with a constant (constant-rules.ts; default 40). */
   constantSamples: number;
+  /** Complex dimensions of the learned link predictor (embed-graph.ts; default 32, 0 leaves it out). */
+  embeddingDim: number;
+  /** Its training passes over the facts (default 4). */
+  embeddingEpochs: number;
 }
 
 export const DEFAULT_MINE_LIMITS: Readonly<MineLimits> = Object.freeze({
@@ -135,6 +141,8 @@ export const DEFAULT_MINE_LIMITS: Readonly<MineLimits> = Object.freeze({
   seed: 1,
   neighbourSamples: 300,
   constantSamples: 40,
+  embeddingDim: 32,
+  embeddingEpochs: 4,
 });
 
 /** One body atom. `inverse`: the stored edge points from the later variable to the earlier one. */
@@ -307,6 +315,8 @@ export interface MinedGraphRules {
   neighbours: Map<string, NeighbourModel>;
   /** Rules with a constant, measured by normalised relation (constant-rules.ts, `predictByConstants`). */
   constants: Map<string, ConstantRuleModel>;
+  /** The learned link predictor with its held-out calibration (embed-graph.ts); null when turned off. */
+  embedding: EmbeddingModel | null;
   stats: { nodes: number; facts: number; relations: number; rules: number; ms: number };
   limits: MineLimits;
   /** The mined version's integer index (about 40 bytes per fact). */
@@ -1541,7 +1551,8 @@ function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, Min
   const INDEX = 0.1;
   const RULES = 0.7;
   const NEIGHBOURS = 0.75;
-  const CONSTANTS = 0.9;
+  const CONSTANTS = 0.8;
+  const EMBEDDING = 0.88;
   const build = buildIndex(graph);
   let ix: RulesIndex;
   for (;;) {
@@ -1627,7 +1638,17 @@ function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, Min
       constants = next.value;
       break;
     }
-    yield CONSTANTS + (1 - CONSTANTS) * next.value;
+    yield CONSTANTS + (EMBEDDING - CONSTANTS) * next.value;
+  }
+  const embeddingRun = trainEmbeddings(ix, { dim: limits.embeddingDim, epochs: limits.embeddingEpochs, heldOut: DEFAULT_EMBEDDING_LIMITS.heldOut, seed: limits.seed + 0x165667b1 });
+  let embedding: EmbeddingModel | null;
+  for (;;) {
+    const next = embeddingRun.next();
+    if (next.done) {
+      embedding = next.value;
+      break;
+    }
+    yield EMBEDDING + (1 - EMBEDDING) * next.value;
   }
   return {
     rulesByHead,
@@ -1636,6 +1657,7 @@ function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, Min
     functional,
     neighbours,
     constants,
+    embedding,
     stats: { nodes: ix.n, facts: totalFacts, relations: R, rules: ruleCount, ms: 0 },
     limits,
     index: ix,

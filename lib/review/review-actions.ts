@@ -27,6 +27,7 @@ import { getRelationRanker } from "../retrieve/rank-relations";
 import type { MinedGraphRules } from "./mine-graph-rules";
 import { functionalConflict, predictByNeighbours, predictEdge, relationSignatureFit } from "./mine-graph-rules";
 import { predictByConstants } from "./constant-rules";
+import { predictByEmbedding } from "./embed-graph";
 import { ScoreCard, decideLabel } from "./score-action";
 import type { CoMention, MatchTerms, TextStatement } from "./text-evidence";
 import { bareIdentifier, documentMentions, findCoMentions, findStatements, isAliasStatement, isCodeDocument, matchTerms, relationWordsOf, stem, unqualified } from "./text-evidence";
@@ -723,6 +724,7 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
   if (!rv.card.signals.some((x) => x.kind === "rule" && x.positive)) constantSignal(rv, s, o, relation, sign);
   // A rule that already speaks for the edge rests on the same paths: the neighbours would count them twice.
   if (!rv.card.signals.some((x) => x.kind === "rule" && x.positive)) neighbourSignal(rv, s, o, relation, sign);
+  if (sign === 1 && !rv.card.signals.some((x) => x.kind === "rule" && x.positive)) embeddingSignal(rv, s, o, relation);
   // Kinds and one-object-per-subject are measured over a relation's uses: in an open-relation
   // graph (a few uses per relation) they measure sparsity, not the relation. There only the
   // written form of the names (a date, a number, a proper name, a common noun) is compared.
@@ -801,6 +803,32 @@ function neighbourSignal(rv: Review, s: GraphNode, o: GraphNode, relation: strin
   const evidence = rv.cite({ kind: "path", summary: what, path });
   if (sign === 1) rv.card.add("graph", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO });
   else rv.card.add("graph", -c, `${what}: deleting it goes against the graph's structure`, { evidence });
+}
+
+/**
+ * The learned link predictor (embed-graph.ts): where the model trained on this graph ranks the
+ * object among the relation's objects for this subject, weighed by the likelihood ratio measured
+ * on held-out facts against another fact's object of the relation. Inserts only: an edge the
+ * graph holds was trained on, so its rank says nothing. Never strong: it predicts, it does not state.
+ */
+function embeddingSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string): void {
+  const rules = rv.ctx.rules;
+  if (!rules?.embedding || s.id === o.id) return;
+  const ix = rules.index;
+  const x = ix.numberOf.get(s.id) ?? -1;
+  const y = ix.numberOf.get(o.id) ?? -1;
+  const key = normalizeRelation(relation);
+  const r = ix.keyNumber.get(key);
+  if (r === undefined || x < 0 || y < 0 || rv.ctx.graph.outEdges(s.id).some((e) => e.target === o.id && normalizeRelation(e.relation) === key)) return;
+  const p = predictByEmbedding(ix, rules.embedding, key, x, y);
+  if (!p || !(p.likelihoodRatio > 1.2)) return;
+  const lr = p.likelihoodRatio;
+  const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr));
+  const what =
+    `a model trained on this graph (ComplEx, ${rules.embedding.dim} dimensions, ${rules.embedding.epochs} passes) ranks ${o.label} ${p.rank} of ${p.of} ${p.relation} objects for ${s.label}; ` +
+    `${pct(p.trueShare)} of ${p.samples} held-out true ${p.relation} facts rank about as well, ${pct(p.otherShare)} of other objects of the relation: ×${lr.toFixed(1)}`;
+  const evidence = rv.cite({ kind: "relation_usage", summary: what });
+  rv.card.add("graph", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO });
 }
 
 type SurfaceKind = "date" | "number" | "name" | "common";

@@ -1,8 +1,9 @@
 import { can } from "@/lib/auth/permissions";
-import { auditPageQuery } from "@/lib/audit/audit-query";
 import { findAuditEvents } from "@/lib/server/audit/find-audit-events";
 import { requireActor } from "../_lib/auth";
 import { respond } from "../_lib/respond";
+import { auditContract } from "@/lib/server/audit/contract";
+import { parseRequest } from "../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -14,7 +15,7 @@ export const runtime = "nodejs";
 export async function GET(request: Request) {
   return respond(async () => {
     const actor = await requireActor(request, "read");
-    const query = auditPageQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const { query } = await parseRequest(request, auditContract.findAuditEvents);
     return findAuditEvents({ ...query, includeIp: can(actor, "admin") });
   });
 }

@@ -1,8 +1,8 @@
 import { findCampaigns, findQueueQuestions, startCampaign } from "@/lib/server/campaigns/campaigns";
-import { campaignListQuery, startCampaignBody } from "@/lib/server/campaigns/campaigns-requests";
 import { requireActor } from "../_lib/auth";
-import { readJson } from "../_lib/read-json";
 import { respond } from "../_lib/respond";
+import { campaignsContract } from "@/lib/server/campaigns/contract";
+import { parseRequest } from "../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -10,7 +10,7 @@ export const runtime = "nodejs";
 export async function GET(request: Request) {
   return respond(async () => {
     await requireActor(request, "read");
-    const q = campaignListQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const { query: q } = await parseRequest(request, campaignsContract.findCampaigns);
     return findCampaigns({ graph: q.graph, limit: q.limit });
   });
 }
@@ -20,7 +20,7 @@ export async function POST(request: Request) {
   return respond(
     async () => {
       const actor = await requireActor(request, "propose");
-      const body = startCampaignBody.parse(await readJson(request));
+      const { body } = await parseRequest(request, campaignsContract.startCampaign);
       const questions = body.questions
         ? body.questions.map((q, i) => ({ id: q.id ?? `q${i + 1}`, question: q.question, ...(q.answers?.length ? { answers: q.answers } : {}) }))
         : await findQueueQuestions({ graph: body.graph, status: body.fromQueue ?? "all" });

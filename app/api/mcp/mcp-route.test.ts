@@ -14,7 +14,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { dataPath } from "@/lib/test/data";
 import { importGraphFromPath } from "@/lib/server/graphs/import-graph";
-import { findProposals } from "@/lib/server/proposals/proposals";
+import { findProposals, getProposal } from "@/lib/server/proposals/proposals";
+import { findProposalPage } from "@/lib/server/proposals/find-proposal-page";
+import { approveActions } from "@/lib/server/approvals/approvals";
+import { isAppError } from "@/lib/errors";
 import { getDb } from "@/lib/server/db/db";
 import type { TestDatabase } from "@/lib/server/db/test-database";
 import { useTestDatabase } from "@/lib/server/db/test-database";
@@ -177,11 +180,41 @@ describe("MCP over Streamable HTTP", () => {
     const queued = (await findProposals({ graph: "httpx" })).find((p) => p.id === submitted.proposalId);
     expect(queued?.source).toBe("agent");
     expect(queued?.submittedByName).toMatch(/agnes/);
-    expect(queued?.question).toMatch(/Claude Code, test-model/);
+    expect(queued?.question).toBe("How does Client build requests?\n\nAgent's evidence: httpx/_client.py: Client.send calls self._build_request");
     expect(queued?.actions).toHaveLength(1);
+    expect({ origin: queued?.origin, agentName: queued?.agentName, agentModel: queued?.agentModel }).toEqual({ origin: "agent", agentName: "Claude Code", agentModel: "test-model" });
+    const agents = await findProposalPage({ graph: "httpx", origin: "agent" });
+    expect(agents.proposals.map((p) => p.id)).toContain(submitted.proposalId);
+    expect(agents.summary.byOrigin.agent).toBeGreaterThanOrEqual(1);
+    expect((await findProposalPage({ graph: "httpx", origin: "person" })).proposals.map((p) => p.id)).not.toContain(submitted.proposalId);
     const status = jsonOf<{ status: string; actions: { status: string }[] }>(await client.callTool({ name: "proposal_status", arguments: { id: submitted.proposalId } }));
     expect(status.status).toBe("pending");
     expect(status.actions[0]?.status).toBe("pending");
+  }, 60_000);
+
+  it("more than 10 entries, some unparseable: every one is queued, the unparseable LOW with the parse error; nobody approves those, and the token's owner approves none", async () => {
+    const client = await connect(proposeToken);
+    const parsed = ["Client", "AsyncClient", "Request", "Response", "Timeout", "Limits", "URL", "Headers", "Cookies", "Auth"].map((n) => ({ type: "insert_edge", subject: n, relation: "uses", object: "Proxy" }));
+    const entries = [...parsed, 'insert_edge("Client", "calls", "send")', "make Client faster please", { type: "insert_edge", subject: "Client", relation: "calls" }];
+    const submitted = jsonOf<{ proposalId: string; labels: string[] }>(await client.callTool({ name: "submit_proposal", arguments: { graph: "httpx", actions: entries, agent: "Codex" } }));
+    expect(submitted.labels).toHaveLength(13);
+    const p = await getProposal(submitted.proposalId);
+    expect(p.actions).toHaveLength(13);
+    expect(p.actions[10]?.action).toEqual({ type: "insert_edge", subject: "Client", relation: "calls", object: "send" });
+    for (const [index, error] of [[11, /insert_edge\/delete_edge\/replace_node/], [12, /object/]] as const) {
+      const a = p.actions[index];
+      expect(a?.confidence).toBe("LOW");
+      expect(a?.review.warnings.find((w) => w.code === "UNPARSEABLE")?.message).toMatch(error);
+    }
+    expect(p.actions[11]?.review.text).toBe("make Client faster please");
+    const ada = await getDb().user.findUniqueOrThrow({ where: { username: "ada" } });
+    const person = { kind: "user", userId: ada.id, username: "ada", displayName: "ada", role: "admin", sessionId: "test" } as const;
+    const refused = await approveActions({ proposalId: p.id, actionIndexes: [11], actor: person, lowConfidenceConfirmed: true, reason: "testing" }).catch((e: unknown) => e);
+    expect(isAppError(refused) && refused.details).toMatchObject({ refusal: "CANNOT_APPLY" });
+    const agnes = await getDb().user.findUniqueOrThrow({ where: { username: "agnes" } });
+    const owner = { kind: "user", userId: agnes.id, username: "agnes", displayName: "agnes", role: "reviewer", sessionId: "test" } as const;
+    const own = await approveActions({ proposalId: p.id, actionIndexes: [0], actor: owner, lowConfidenceConfirmed: true, reason: "testing" }).catch((e: unknown) => e);
+    expect(isAppError(own) && own.message).toMatch(/submitted|own|separation/i);
   }, 60_000);
 
   it("run_loop starts a run (rate-limited per token); get_run follows it", async () => {
@@ -203,6 +236,21 @@ describe("MCP over Streamable HTTP", () => {
     } finally {
       delete process.env.REFINERY_MCP_RUNS_PER_HOUR;
     }
+  }, 60_000);
+
+  it("run_loop with wait reports each step as a progress notification and returns the finished run", async () => {
+    resetMcpRateLimits();
+    const client = await connect(proposeToken);
+    const progress: { progress: number; total?: number; message?: string }[] = [];
+    const result = await client.callTool({ name: "run_loop", arguments: { graph: "httpx", question: "What does AsyncClient send?", wait: true } }, undefined, {
+      onprogress: (p) => progress.push(p),
+      timeout: 60_000,
+    });
+    const run = jsonOf<{ status: string; steps: number; startedByName: string | null }>(result);
+    expect(run.status).not.toBe("running");
+    expect(run.steps).toBeGreaterThan(0);
+    expect(progress.map((p) => p.progress)).toEqual(Array.from({ length: run.steps }, (_, i) => i + 1));
+    expect(progress[0]?.message).toMatch(/^step 1 of at most \d+: \d+ triples, (answerable|not answerable yet)$/);
   }, 60_000);
 });
 

@@ -57,6 +57,12 @@ describe("GET /api/proposals pages", () => {
     expect(body.summary.byStatus).toEqual({ pending: COUNT - 5, applied: 0, partially_applied: 0, rejected: 5 });
     const labels = body.summary.byLabel;
     expect(labels.HIGH + labels.MEDIUM + labels.LOW).toBe(COUNT);
+    // The rejected proposals' actions stay "pending" rows here (only the proposal was marked), so
+    // count the action rows the database holds, not the proposals.
+    const pending = await getDb().proposalAction.groupBy({ by: ["confidence"], where: { status: "pending" }, _count: { _all: true } });
+    expect(body.summary.pendingActions).toBe(pending.reduce((sum, r) => sum + r._count._all, 0));
+    const byLabel = body.summary.pendingByLabel;
+    expect(byLabel.HIGH + byLabel.MEDIUM + byLabel.LOW).toBe(body.summary.pendingActions);
   });
 
   it("walks every proposal exactly once, newest first, following nextCursor", async () => {

@@ -1,11 +1,10 @@
-import { createProposal, getProposal, reviewForGraph } from "@/lib/server/proposals/proposals";
+import { getProposal } from "@/lib/server/proposals/proposals";
+import { submitProposal } from "@/lib/server/proposals/submit-proposal";
 import { findProposalPage } from "@/lib/server/proposals/find-proposal-page";
-import { queries } from "@/lib/server/http/openapi-requests";
-import { getGraphRecord } from "@/lib/server/graphs/graph-store";
 import { requireActor } from "../_lib/auth";
-import { readJson } from "../_lib/read-json";
 import { respond } from "../_lib/respond";
-import { submitProposalBody } from "@/lib/server/approvals/approvals-requests";
+import { approvalsContract } from "@/lib/server/approvals/contract";
+import { parseRequest } from "../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -17,8 +16,8 @@ export const runtime = "nodejs";
 export async function GET(request: Request) {
   return respond(async () => {
     await requireActor(request, "read");
-    const q = queries.proposals.parse(Object.fromEntries(new URL(request.url).searchParams));
-    return findProposalPage({ graph: q.graph, status: q.status, runId: q.run, cursor: q.cursor, limit: q.limit });
+    const { query: q } = await parseRequest(request, approvalsContract.findProposals);
+    return findProposalPage({ graph: q.graph, status: q.status, runId: q.run, origin: q.origin, cursor: q.cursor, limit: q.limit });
   });
 }
 
@@ -30,10 +29,15 @@ export async function POST(request: Request) {
   return respond(
     async () => {
       const actor = await requireActor(request, "propose");
-      const input = submitProposalBody.parse(await readJson(request));
-      const record = await getGraphRecord(input.graph);
-      const reviews = await reviewForGraph({ graph: input.graph, version: record.currentVersion, actions: input.actions });
-      const id = await createProposal({ graph: input.graph, baseVersion: record.currentVersion, source: "api", question: input.question ?? null, actions: input.actions, reviews, submittedBy: actor });
+      const { body: input } = await parseRequest(request, approvalsContract.submitProposal);
+      const id = await submitProposal({
+        graph: input.graph,
+        source: "api",
+        inputs: [...input.actions, ...(input.unparseable ?? [])],
+        question: input.question ?? null,
+        submittedBy: actor,
+        agent: { name: input.agent, model: input.model },
+      });
       return getProposal(id);
     },
     { status: 201 },

@@ -1,16 +1,13 @@
-import { z } from "zod";
-import { displayNameSchema, passwordSchema, roleSchema, usernameSchema } from "@/lib/server/auth/account-fields";
 import { createUser } from "@/lib/server/auth/create-user";
 import { findUsers } from "@/lib/server/auth/find-users";
 import { clientIp } from "@/lib/server/auth/request-info";
 import { requireActor, requireSessionUser } from "../_lib/auth";
-import { readJson } from "../_lib/read-json";
 import { respond } from "../_lib/respond";
+import { authContract } from "@/lib/server/auth/contract";
+import { parseRequest } from "../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
-
-const createBody = z.object({ username: usernameSchema, displayName: displayNameSchema.optional(), password: passwordSchema, role: roleSchema });
 
 /** Every account (admin). */
 export async function GET(request: Request) {
@@ -25,7 +22,7 @@ export async function POST(request: Request) {
   return respond(
     async () => {
       const actor = await requireSessionUser(request, "admin");
-      const input = createBody.parse(await readJson(request));
+      const { body: input } = await parseRequest(request, authContract.createUser);
       return createUser({ actor, ...input, ip: clientIp(request) });
     },
     { status: 201 },

@@ -58,6 +58,8 @@ export async function findApplyBlocker(proposal: ProposalDetails, items: readonl
   const latest = await loadGraph(proposal.graph);
   const current = latest.version === base.version ? base : latest;
   for (const item of items) {
+    // An entry that did not parse is stored as an empty placeholder (submit-proposal.ts): never planned.
+    if (item.review.warnings.some((w) => w.code === "UNPARSEABLE")) return cannotApply(item, "NOT_APPLICABLE", `it did not parse (${item.review.text})`, current.version);
     let plan;
     try {
       plan = planActions({ graph: base.graph, actions: [item.action], edgeKeyPrefix: "check." });

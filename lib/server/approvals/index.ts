@@ -1,10 +1,10 @@
 /**
  * approvals/ — people deciding on proposals: approvals under the graph's policy, the only way a
  * graph changes (approvals.ts, approvals-apply.ts), row locks (approvals-lock.ts), vetoes and
- * withdrawals (approvals-veto.ts), a proposal's timeline and comments, and the request shapes of
- * the proposal and policy routes (approvals-requests.ts).
+ * withdrawals (approvals-veto.ts), a proposal's timeline and comments, and the request contracts of
+ * the proposal routes (contract.ts).
  */
-export * from "./approvals-requests";
+export * from "./contract";
 export * from "./approvals-timeline";
 export * from "./approvals-veto";
 export * from "./approvals";

@@ -3,3 +3,4 @@
  * proposal's question on the version before and after its edits (ask-again.ts).
  */
 export * from "./asks";
+export * from "./contract";

@@ -6,3 +6,4 @@
  */
 export * from "./audit-sql";
 export * from "./audit";
+export * from "./contract";

@@ -6,3 +6,4 @@
 export * from "./authenticate-request";
 export * from "./get-session-actor";
 export * from "./get-token-actor";
+export * from "./contract";

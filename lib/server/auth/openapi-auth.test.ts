@@ -1,6 +1,6 @@
 import { expectTypeOf, it } from "vitest";
 import type { z } from "zod";
-import type * as auth from "../http";
+import type { authResponses as auth } from "./contract";
 import type { UserView } from "./account-fields";
 import type { ApiTokenView } from "./api-token-fields";
 import type { SessionInfo } from "./get-session-info";

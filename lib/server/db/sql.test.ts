@@ -61,6 +61,25 @@ describe("SQL interface", () => {
     expect(graph?.currentVersion).toBe(1);
   });
 
+  it("bulk-inserts inside a transaction (COPY on PostgreSQL) with every value kept: tabs, newlines, backslashes, a literal \\N, nulls", async () => {
+    const sql = getSql();
+    const when = new Date("2026-03-04T05:06:07.089Z");
+    await sql.execute(
+      `INSERT INTO "Graph" ("id", "name", "format", "meta", "currentVersion", "createdAt", "updatedAt") VALUES (?, ?, 'triples', '{}', 1, ?, ?)`,
+      ["g-copy", "copy", when, when],
+    );
+    const texts = ["tab\there", "line\nbreak\r\nend", "back\\slash \\N \\t", "\\N", "", "naïve 東京 🙂", "quote ' and \" and ,"];
+    const rows = Array.from({ length: 5_001 }, (_, i) => ["g-copy", `q${i}`, texts[i % texts.length] as string, "user", i % 3 === 0 ? null : `a\t${i}`, i % 2 === 1, i, when]);
+    // Taken first: the SQLite path converts booleans and dates in the row arrays it is given.
+    const expected = rows.map((r) => [r[1], r[2], r[4], r[5], r[6], when.toISOString()]);
+    await sql.transaction((tx) => tx.insertMany("Question", ["graphId", "queryId", "text", "source", "answers", "refined", "ord", "createdAt"], rows));
+    const back = await sql.query<{ queryId: string; text: string; answers: string | null; refined: boolean | number; ord: number; createdAt: string | Date }>(
+      `SELECT "queryId", "text", "answers", "refined", "ord", "createdAt" FROM "Question" WHERE "graphId" = ? ORDER BY "ord"`,
+      ["g-copy"],
+    );
+    expect(back.map((r) => [r.queryId, r.text, r.answers, Boolean(r.refined), r.ord, new Date(r.createdAt).toISOString()])).toEqual(expected);
+  });
+
   it("finds text case-insensitively through Prisma on both dialects", async () => {
     const names = await getDb().graph.findMany({ where: { name: containsInsensitive("ON") }, select: { name: true } });
     expect(names).toEqual([{ name: "one" }]);

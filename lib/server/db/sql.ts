@@ -27,6 +27,8 @@ export interface SqlExecutor {
   /** Appended to a SELECT inside a transaction to lock the rows it reads until commit (PostgreSQL); SQLite's write transactions are exclusive already. */
   readonly forUpdate: string;
   query<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** Like `query`, each row an array of its values in column order: no object per row (whole-version reads). */
+  queryRows(sql: string, params?: readonly SqlValue[]): Promise<unknown[][]>;
   get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
   /** Runs a statement; resolves with the number of rows it changed. */
   execute(sql: string, params?: readonly SqlValue[]): Promise<number>;
@@ -80,12 +82,15 @@ function sqliteSql(url: string): Sql {
   const cached = globalForSqliteSql.refinerySqliteSql;
   if (cached && cached.db === db) return cached.sql;
   const statements = new Map<string, Database.Statement>();
-  const prepare = (text: string): Database.Statement => {
-    let stmt = statements.get(text);
+  const prepare = (text: string, raw = false): Database.Statement => {
+    // Raw (array-row) statements are cached apart: raw mode is a setting of the statement.
+    const key = raw ? `raw:${text}` : text;
+    let stmt = statements.get(key);
     if (!stmt) {
       stmt = db.prepare(text);
+      if (raw) stmt.raw(true);
       if (statements.size > 200) statements.clear();
-      statements.set(text, stmt);
+      statements.set(key, stmt);
     }
     return stmt;
   };
@@ -100,6 +105,9 @@ function sqliteSql(url: string): Sql {
         return Promise.resolve([] as T[]);
       }
       return Promise.resolve(stmt.all(...values) as T[]);
+    },
+    queryRows(text: string, params: readonly SqlValue[] = []) {
+      return Promise.resolve(prepare(text, true).all(...params.map(sqliteValue)) as unknown[][]);
     },
     get<T>(text: string, params: readonly SqlValue[] = []) {
       const stmt = prepare(text);
@@ -156,6 +164,7 @@ function sqliteSql(url: string): Sql {
     dialect: "sqlite",
     forUpdate: "",
     query: (text, params) => autocommit(text, () => executor.query(text, params)),
+    queryRows: (text, params) => autocommit(text, () => executor.queryRows(text, params)),
     get: (text, params) => autocommit(text, () => executor.get(text, params)),
     execute: (text, params) => autocommit(text, () => executor.execute(text, params)),
     insertMany: (table, columns, rows, onRows) => transaction((tx) => tx.insertMany(table, columns, rows, onRows)),
@@ -221,14 +230,62 @@ async function typesOf(run: PgRun, table: string): Promise<Map<string, string>> 
   return types;
 }
 
-type PgRun = (text: string, values: unknown[]) => Promise<pg.QueryResult>;
+type PgRun = (text: string, values: unknown[], rowMode?: "array") => Promise<pg.QueryResult>;
 
-function pgExecutor(run: PgRun): SqlExecutor {
+/** Rows per chunk written to a COPY stream (one string each: few writes, bounded memory). */
+const COPY_CHUNK_ROWS = 2_000;
+
+/** A value in COPY's text format: `\N` is null; backslash, tab, newline and CR are escaped. */
+function copyText(v: SqlValue): string {
+  if (v === null) return "\\N";
+  if (typeof v === "string") return /[\\\t\n\r]/.test(v) ? v.replace(/[\\\t\n\r]/g, (c) => COPY_ESCAPES[c] as string) : v;
+  if (typeof v === "boolean") return v ? "t" : "f";
+  if (v instanceof Date) return v.toISOString();
+  return String(v);
+}
+
+const COPY_ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+/**
+ * `COPY … FROM STDIN` on one connection: rows stream to the server as they are produced (the
+ * fastest bulk path PostgreSQL has; no statement size, no per-row parse). Runs inside the
+ * caller's transaction, so a failure or a kill commits nothing.
+ */
+async function copyRows(client: pg.PoolClient, table: string, columns: readonly string[], rows: Iterable<SqlValue[]>, onRows?: (count: number) => void): Promise<void> {
+  const { from: copyFrom } = await import("pg-copy-streams");
+  const { Readable } = await import("node:stream");
+  const { pipeline } = await import("node:stream/promises");
+  const stream = client.query(copyFrom(`COPY "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) FROM STDIN`));
+  function* chunks(): Generator<string> {
+    let chunk = "";
+    let count = 0;
+    for (const row of rows) {
+      for (let c = 0; c < columns.length; c++) chunk += (c === 0 ? "" : "\t") + copyText(row[c] ?? null);
+      chunk += "\n";
+      if (++count === COPY_CHUNK_ROWS) {
+        yield chunk;
+        onRows?.(count);
+        chunk = "";
+        count = 0;
+      }
+    }
+    if (count > 0) {
+      yield chunk;
+      onRows?.(count);
+    }
+  }
+  await pipeline(Readable.from(chunks(), { objectMode: false }), stream);
+}
+
+function pgExecutor(run: PgRun, client?: pg.PoolClient): SqlExecutor {
   return {
     dialect: "postgres",
     forUpdate: " FOR UPDATE",
     async query<T>(text: string, params: readonly SqlValue[] = []) {
       return (await run(toPgPlaceholders(text), params.map(pgValue))).rows as T[];
+    },
+    async queryRows(text: string, params: readonly SqlValue[] = []) {
+      return (await run(toPgPlaceholders(text), params.map(pgValue), "array")).rows as unknown[][];
     },
     async get<T>(text: string, params: readonly SqlValue[] = []) {
       return (await run(toPgPlaceholders(text), params.map(pgValue))).rows[0] as T | undefined;
@@ -237,7 +294,8 @@ function pgExecutor(run: PgRun): SqlExecutor {
       return (await run(toPgPlaceholders(text), params.map(pgValue))).rowCount ?? 0;
     },
     async insertMany(table, columns, rows, onRows) {
-      // One array per column, unnested server-side: a statement of 20k rows is parsed once and
+      if (client && process.env.REFINERY_PG_BULK !== "unnest") return copyRows(client, table, columns, rows, onRows);
+      // Outside a transaction (no connection of our own): one array per column, unnested server-side: a statement of 20k rows is parsed once and
       // stays far below the 65,535-parameter limit of a multi-row VALUES list.
       const types = await typesOf(run, table);
       const casts = columns.map((c, i) => {
@@ -271,9 +329,9 @@ function postgresSql(url: string): Sql {
   const cached = pgSqls.get(url);
   if (cached) return cached;
   const pool = getPgPool(url);
-  const executor = pgExecutor(async (text, values) => {
+  const executor = pgExecutor(async (text, values, rowMode) => {
     await migratePostgres(url);
-    return pool.query(text, values);
+    return rowMode ? pool.query({ text, values, rowMode }) : pool.query(text, values);
   });
   const sql: Sql = {
     ...executor,
@@ -284,7 +342,7 @@ function postgresSql(url: string): Sql {
       try {
         await client.query("BEGIN");
         try {
-          const result = await fn(pgExecutor((text, values) => client.query(text, values)));
+          const result = await fn(pgExecutor((text, values, rowMode) => (rowMode ? client.query({ text, values, rowMode }) : client.query(text, values)), client));
           await client.query("COMMIT");
           return result;
         } catch (error) {

@@ -45,26 +45,31 @@ export function nodeToRow(node: GraphNode, ord: number): NodeRow {
 }
 
 export function nodeFromRow(row: NodeRow): GraphNode {
-  if (row.data === null) {
+  return nodeFromColumns(row.nodeId, row.label, row.normLabel, row.ord, row.data);
+}
+
+/** `nodeFromRow` from the column values themselves: a load reads rows as arrays (no object per row). */
+export function nodeFromColumns(nodeId: string, label: string, normLabel: string, ord: number, data: string | null): GraphNode {
+  if (data === null) {
     // What nodeFromRecord gives for {id} or {label, id}, built at once: this runs for every node of a load.
     return {
-      id: row.nodeId,
-      label: row.label,
-      normLabel: row.normLabel,
+      id: nodeId,
+      label,
+      normLabel,
       aliases: [],
       community: null,
       fileType: null,
       sourceFile: null,
       sourceLocation: null,
-      attrs: row.label === row.nodeId ? { id: row.nodeId } : { label: row.label, id: row.nodeId },
-      ord: row.ord,
+      attrs: label === nodeId ? { id: nodeId } : { label, id: nodeId },
+      ord,
     };
   }
-  const record = parseLosslessJson(row.data, { source: `node ${row.nodeId}` });
-  if (!isJsonObject(record)) throw new Error(`stored node ${row.nodeId} is not an object`);
+  const record = parseLosslessJson(data, { source: `node ${nodeId}` });
+  if (!isJsonObject(record)) throw new Error(`stored node ${nodeId} is not an object`);
   const node = nodeFromRecord(record);
   // The row's id is authoritative (a merge may have renamed the node since import).
-  return { ...node, id: row.nodeId, label: row.label, normLabel: row.normLabel, ord: row.ord };
+  return { ...node, id: nodeId, label, normLabel, ord };
 }
 
 export function edgeToRow(edge: GraphEdge, ord: number): EdgeRow {
@@ -85,20 +90,18 @@ export function edgeToRow(edge: GraphEdge, ord: number): EdgeRow {
 }
 
 export function edgeFromRow(row: EdgeRow): GraphEdge {
-  if (row.data === null) {
+  return edgeFromColumns(row.edgeKey, row.source, row.target, row.relation, row.ord, row.data);
+}
+
+/** `edgeFromRow` from the column values themselves (see nodeFromColumns). */
+export function edgeFromColumns(edgeKey: string, source: string, target: string, relation: string, ord: number, data: string | null): GraphEdge {
+  if (data === null) {
     // edgeFromRecord's result for {relation, source, target}, without the copy: every edge of a load comes here.
-    return {
-      key: row.edgeKey,
-      source: row.source,
-      target: row.target,
-      relation: row.relation,
-      attrs: { relation: row.relation, source: row.source, target: row.target },
-      ord: row.ord,
-    };
+    return { key: edgeKey, source, target, relation, attrs: { relation, source, target }, ord };
   }
-  const record = parseLosslessJson(row.data, { source: `edge ${row.edgeKey}` });
-  if (!isJsonObject(record)) throw new Error(`stored edge ${row.edgeKey} is not an object`);
-  return { ...edgeFromRecord(row.edgeKey, row.source, row.target, record), relation: row.relation, ord: row.ord };
+  const record = parseLosslessJson(data, { source: `edge ${edgeKey}` });
+  if (!isJsonObject(record)) throw new Error(`stored edge ${edgeKey} is not an object`);
+  return { ...edgeFromRecord(edgeKey, source, target, record), relation, ord };
 }
 
 export function metaToText(meta: GraphMeta): string {

@@ -8,16 +8,19 @@ import type { CorpusDocument } from "../../import/corpus";
 import { KnowledgeGraph } from "../../graph/model";
 import type { BundleQuestion } from "../../import/parse-bundle";
 import { getDb } from "../db/db";
+import { carryRelationRanker } from "../../retrieve/rank-relations";
 import { prepareRelationRanking } from "./relation-ranking";
-import type { EdgeRow, NodeRow } from "./graph-rows";
-import { edgeFromRow, metaFromText, nodeFromRow } from "./graph-rows";
+import { edgeFromColumns, metaFromText, nodeFromColumns } from "./graph-rows";
 import type { SqlValue } from "../db/sql";
 import { getSql } from "../db/sql";
+import type { VersionSource } from "./graph-versions";
+import { getCachedVersion } from "./graph-versions";
 import type { GraphFormat, GraphSummary } from "./write-graph";
 import { contentOfGraph, writeGraph } from "./write-graph";
 
 export type { GraphFormat, GraphSummary } from "./write-graph";
 export { validateGraphName } from "./write-graph";
+export { advanceCachedGraph, evictGraphs, getVersionCacheStats } from "./graph-versions";
 
 export interface CreateGraphOptions {
   name: string;
@@ -75,12 +78,6 @@ export async function findGraphs(): Promise<GraphSummary[]> {
   return Promise.all(rows.map((r) => getGraphSummary(r.name)));
 }
 
-// On globalThis: Next.js gives pages and API routes separate module instances, and two copies
-// of a 272k-edge graph would double the memory and the load time.
-const globalForGraphs = globalThis as unknown as { refineryGraphCache?: Map<string, KnowledgeGraph> };
-const graphCache = (globalForGraphs.refineryGraphCache ??= new Map<string, KnowledgeGraph>());
-const GRAPH_CACHE_SIZE = 4;
-
 export interface LoadedGraph {
   graphId: string;
   name: string;
@@ -89,8 +86,9 @@ export interface LoadedGraph {
 }
 
 /**
- * Load a version (default: current) of a graph. Versions are immutable, so loaded graphs are
- * cached (a few, least-recently-used) and must be treated as read-only by callers.
+ * Load a version (default: current) of a graph. Versions are immutable: the graph returned shows
+ * that version for as long as it is held, and must be treated as read-only. Served from the
+ * version cache (graph-versions.ts): a whole load only when the graph has no live version yet.
  */
 export async function loadGraph(name: string, version?: number): Promise<LoadedGraph> {
   const row = await getGraphRecord(name);
@@ -101,25 +99,20 @@ export async function loadGraph(name: string, version?: number): Promise<LoadedG
       version,
     });
   }
-  const key = `${row.id}:${v}`;
-  const cached = graphCache.get(key);
-  if (cached) {
-    graphCache.delete(key);
-    graphCache.set(key, cached);
-    return { graphId: row.id, name: row.name, version: v, graph: cached };
-  }
-  let pending = graphLoads.get(key);
-  if (!pending) {
-    pending = buildGraph(row.id, v, row.meta, row.sourcePath).finally(() => graphLoads.delete(key));
-    graphLoads.set(key, pending);
-  }
-  const graph = await pending;
-  cacheGraph(row.id, v, graph);
+  const graph = await getCachedVersion(versionSource(row), v);
   return { graphId: row.id, name: row.name, version: v, graph };
 }
 
-/** Loads under way, so that concurrent first reads of one version share one load. */
-const graphLoads = new Map<string, Promise<KnowledgeGraph>>();
+/** Where the version cache gets whole loads and the set-up of a new live graph from. */
+export function versionSource(row: { id: string; currentVersion: number; meta: string; sourcePath: string | null }): VersionSource {
+  return {
+    graphId: row.id,
+    currentVersion: row.currentVersion,
+    load: (version) => buildGraph(row.id, version, row.meta, row.sourcePath),
+    // A next version ranks as its previous one: no re-read of the descriptions, no edge scan.
+    prepare: (graph, previous) => carryRelationRanker(previous, graph),
+  };
+}
 
 /**
  * Rows per page of a load. Each page is one short indexed query and one slice of graph
@@ -130,27 +123,40 @@ const LOAD_PAGE_ROWS = 1_000;
 /**
  * Read a version's live rows page by page, in (ord, pk) order (keyset on the (graphId, ord)
  * index: the row-value comparison plus the plain `ord >=` keeps both planners on its range; an
- * OR of the two made SQLite scan from the start of the graph on every page), and build the graph as they come, yielding to the event loop between pages.
+ * OR of the two made SQLite scan from the start of the graph on every page), and build the graph
+ * as they come, yielding to the event loop between pages. Rows arrive as arrays of values and
+ * become nodes and edges at once: no row object, no whole table in memory.
  */
 async function buildGraph(graphId: string, version: number, meta: string, sourcePath: string | null): Promise<KnowledgeGraph> {
   const graph = new KnowledgeGraph(metaFromText(meta));
-  await readLivePages<NodeRow>("Node", `"nodeId", "label", "normLabel", "ord", "data"`, graphId, version, (rows) => {
-    for (const n of rows) graph.addNode(nodeFromRow(n));
+  await readLivePages("Node", `"nodeId", "label", "normLabel", "ord", "data"`, graphId, version, (rows) => {
+    for (const r of rows) graph.addNode(nodeFromColumns(r[0] as string, r[1] as string, r[2] as string, Number(r[3]), r[4] as string | null));
   });
-  await readLivePages<EdgeRow>("Edge", `"edgeKey", "source", "target", "relation", "ord", "data"`, graphId, version, (rows) => {
-    for (const e of rows) graph.addEdge(edgeFromRow(e));
+  // Every row brings fresh copies of its endpoint ids and relation: kept, they would be most of a
+  // big graph's heap (1M edges: ~120 MB of duplicates for the GC to trace). Each edge holds the
+  // node's own id string and one shared string per relation instead.
+  const relations = new Map<string, string>();
+  const shared = (relation: string) => {
+    const known = relations.get(relation);
+    if (known !== undefined) return known;
+    relations.set(relation, relation);
+    return relation;
+  };
+  await readLivePages("Edge", `"edgeKey", "source", "target", "relation", "ord", "data"`, graphId, version, (rows) => {
+    for (const r of rows) {
+      const source = r[1] as string;
+      const target = r[2] as string;
+      const s = graph.getNode(source)?.id ?? source;
+      const t = graph.getNode(target)?.id ?? target;
+      graph.addEdge(edgeFromColumns(r[0] as string, s, t, shared(r[3] as string), Number(r[4]), r[5] as string | null));
+    }
   });
   prepareRelationRanking(graph, sourcePath);
   return graph;
 }
 
-async function readLivePages<T extends { ord: number }>(
-  table: "Node" | "Edge",
-  columns: string,
-  graphId: string,
-  version: number,
-  onPage: (rows: T[]) => void,
-): Promise<void> {
+/** `columns` end with `"ord", "data"` (the keyset reads "ord" there); "pk" is appended. */
+async function readLivePages(table: "Node" | "Edge", columns: string, graphId: string, version: number, onPage: (rows: unknown[][]) => void): Promise<void> {
   const sql = getSql();
   const live = `"graphId" = ? AND "validFrom" <= ? AND ("validTo" IS NULL OR "validTo" > ?)`;
   const first = `SELECT ${columns}, "pk" FROM "${table}" WHERE ${live} ORDER BY "ord", "pk" LIMIT ${LOAD_PAGE_ROWS}`;
@@ -162,7 +168,7 @@ async function readLivePages<T extends { ord: number }>(
     if (span?.lo === null || span?.lo === undefined || span.hi === null) return;
     const windowed = `SELECT ${columns}, "pk" FROM "${table}" WHERE ${live} AND "ord" >= ? AND "ord" < ? ORDER BY "ord", "pk"`;
     for (let lo = Number(span.lo); lo <= Number(span.hi); lo += LOAD_PAGE_ROWS) {
-      const rows = await sql.query<T & { pk: number }>(windowed, [graphId, version, version, lo, lo + LOAD_PAGE_ROWS]);
+      const rows = await sql.queryRows(windowed, [graphId, version, version, lo, lo + LOAD_PAGE_ROWS]);
       if (rows.length > 0) onPage(rows);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
@@ -171,28 +177,14 @@ async function readLivePages<T extends { ord: number }>(
   let params: SqlValue[] = [graphId, version, version];
   let text = first;
   for (;;) {
-    const rows = await sql.query<T & { pk: number }>(text, params);
+    const rows = await sql.queryRows(text, params);
     onPage(rows);
     if (rows.length < LOAD_PAGE_ROWS) return;
-    const last = rows[rows.length - 1] as T & { pk: number };
-    params = [graphId, version, version, last.ord, last.ord, last.pk];
+    const last = rows[rows.length - 1] as unknown[];
+    const ord = last[last.length - 3] as number;
+    params = [graphId, version, version, ord, ord, last[last.length - 1] as number];
     text = next;
     await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-}
-
-/** Drop every cached graph (the benchmark's cold loads; tests). */
-export function evictGraphs(): void {
-  graphCache.clear();
-}
-
-/** Put a graph version into the cache (e.g. right after an apply computed it in memory). */
-export function cacheGraph(graphId: string, version: number, graph: KnowledgeGraph): void {
-  graphCache.set(`${graphId}:${version}`, graph);
-  while (graphCache.size > GRAPH_CACHE_SIZE) {
-    const oldest = graphCache.keys().next().value;
-    if (oldest === undefined) break;
-    graphCache.delete(oldest);
   }
 }
 

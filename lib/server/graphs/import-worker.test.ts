@@ -14,6 +14,7 @@ import { parseGraphifyJson } from "../../import/parse-graphify";
 import { parseTriples } from "../../import/parse-triples";
 import { dataPath } from "../../test/data";
 import { getDb } from "../db/db";
+import { getSql } from "../db/sql";
 import { evictGraphs, loadGraph } from "./graph-store";
 import type { ImportProgress } from "./import-graph";
 import { importGraphFromPath, importGraphFromText, importsInProgress, WORKER_MIN_BYTES } from "./import-graph";
@@ -63,6 +64,13 @@ describe("import in a worker thread", () => {
     expect(report.graph).toMatchObject({ name: "metaqa", format: "triples", version: 1, nodes: expected.nodes.size, edges: expected.edges.size });
     expect(lines.some((l) => l.startsWith("parsed "))).toBe(true);
     expect(lines.some((l) => l.startsWith("wrote "))).toBe(true);
+    // This bulk import into empty tables dropped the secondary indexes: all are back after it.
+    const indexes = await getSql().query<{ name: string }>(
+      getSql().dialect === "postgres"
+        ? `SELECT "indexname" AS "name" FROM "pg_indexes" WHERE "tablename" = 'Edge' ORDER BY 1`
+        : `SELECT "name" FROM "sqlite_master" WHERE "type" = 'index' AND "tbl_name" = 'Edge' AND "sql" IS NOT NULL ORDER BY 1`,
+    );
+    expect(indexes.map((i) => i.name)).toEqual(expect.arrayContaining(["Edge_graphId_edgeKey_idx", "Edge_graphId_ord_idx", "Edge_graphId_source_idx", "Edge_graphId_target_idx", "Edge_graphId_validTo_idx"]));
     await recordImport(ADA, report);
     const events = await getDb().auditEvent.findMany({ where: { action: "graph.import", graphName: "metaqa" } });
     expect(events).toHaveLength(1);

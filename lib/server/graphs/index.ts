@@ -9,3 +9,5 @@ export * from "./graph-rows";
 export * from "./graph-store";
 export * from "./import-graph";
 export * from "./wordnet-lexicon";
+export * from "./contract";
+export * from "./find-node-names";

@@ -9,7 +9,9 @@
  * With `bulk` (the worker's own connection, never the server's): on SQLite the import runs with
  * synchronous = OFF and a large page cache, and when the new rows outnumber what the tables hold
  * already, the Node/Edge secondary indexes are dropped before the inserts and rebuilt after them,
- * inside the same transaction (SQLite DDL is transactional, so a kill leaves the old indexes).
+ * inside the same transaction (DDL is transactional on both dialects, so a kill leaves the old
+ * indexes); on PostgreSQL only into empty tables (see dropIndexesForBulk). Rows go through
+ * `insertMany`: prepared statements on SQLite, `COPY … FROM STDIN` on PostgreSQL.
  */
 import { randomUUID } from "node:crypto";
 import type { Actor } from "../../auth/permissions";
@@ -196,7 +198,7 @@ export async function writeGraph(options: WriteGraphOptions): Promise<GraphSumma
       `INSERT INTO "GraphVersion" ("graphId", "version", "message", "nodeCount", "edgeCount", "createdAt") VALUES (?, 1, ?, ?, ?, ?)`,
       [graphId, options.message ?? `imported ${options.format}`, content.nodeCount, content.edgeCount, now],
     );
-    const rebuild = options.bulk && tx.dialect === "sqlite" ? await dropIndexesForBulk(tx, content) : [];
+    const rebuild = options.bulk ? await dropIndexesForBulk(tx, content) : [];
     await tx.insertMany("Node", ["graphId", "nodeId", "label", "normLabel", "ord", "data", "validFrom"], content.nodeRows(graphId), progress);
     await tx.insertMany("Edge", ["graphId", "edgeKey", "source", "target", "relation", "ord", "data", "validFrom"], content.edgeRows(graphId), progress);
     for (const ddl of rebuild) await tx.execute(ddl);
@@ -234,7 +236,9 @@ export async function writeGraph(options: WriteGraphOptions): Promise<GraphSumma
 /**
  * Drop the secondary indexes of Node and Edge when this import brings more rows than the
  * tables hold (rebuilding them after costs less than updating them row by row); returns the
- * statements that recreate them, read from the schema itself.
+ * statements that recreate them, read from the schema itself. PostgreSQL: only into an empty
+ * table, because DROP INDEX locks the table against every reader until the import commits
+ * (SQLite's readers keep reading the last commit meanwhile); the rebuild gets more sort memory.
  */
 async function dropIndexesForBulk(tx: SqlExecutor, content: GraphContent): Promise<string[]> {
   const rebuild: string[] = [];
@@ -242,12 +246,21 @@ async function dropIndexesForBulk(tx: SqlExecutor, content: GraphContent): Promi
     ["Node", content.nodeCount],
     ["Edge", content.edgeCount],
   ] as const) {
+    if (incoming < 50_000) continue;
     const existing = (await tx.get<{ n: number }>(`SELECT COUNT(*) AS "n" FROM "${table}"`))?.n ?? 0;
-    if (incoming < 50_000 || incoming < existing) continue;
-    const indexes = await tx.query<{ name: string; sql: string }>(
-      `SELECT "name", "sql" FROM "sqlite_master" WHERE "type" = 'index' AND "tbl_name" = ? AND "sql" IS NOT NULL`,
-      [table],
-    );
+    if (tx.dialect === "postgres" ? existing > 0 : incoming < existing) continue;
+    if (tx.dialect === "postgres" && rebuild.length === 0) await tx.execute(`SET LOCAL maintenance_work_mem = '256MB'`);
+    const indexes =
+      tx.dialect === "postgres"
+        ? await tx.query<{ name: string; sql: string }>(
+            `SELECT c."relname" AS "name", pg_get_indexdef(i."indexrelid") AS "sql" FROM "pg_index" i JOIN "pg_class" c ON c."oid" = i."indexrelid"
+             WHERE i."indrelid" = ?::regclass AND NOT i."indisprimary" AND NOT i."indisunique"`,
+            [`"${table}"`],
+          )
+        : await tx.query<{ name: string; sql: string }>(
+            `SELECT "name", "sql" FROM "sqlite_master" WHERE "type" = 'index' AND "tbl_name" = ? AND "sql" IS NOT NULL`,
+            [table],
+          );
     for (const index of indexes) {
       await tx.execute(`DROP INDEX "${index.name.replace(/"/g, '""')}"`);
       rebuild.push(index.sql);

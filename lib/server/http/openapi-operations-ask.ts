@@ -2,11 +2,11 @@
 import { z } from "zod";
 import type { OperationSpec } from "./openapi-spec";
 import { Triple } from "./openapi-schemas";
-import { params } from "./openapi-requests";
+import { asksContract } from "../asks";
+import { runsContract } from "../runs";
 
 const int = z.number().int();
 const timestamp = z.string().describe("ISO 8601 date-time");
-const provider = z.enum(["heuristic", "openai", "replay"]);
 const entityRef = z.object({ id: z.string().nullable(), label: z.string() });
 
 const AskAnswer = z.object({
@@ -106,39 +106,28 @@ export const askSchemas = {
   LoopSettings: z.object({ graph: z.string(), step1Retrieval: z.enum(["graphify_query", "graph_rft_plan"]) }),
 };
 
-const askBody = z.object({
-  question: z.string().min(1).max(4000),
-  provider: provider.optional().describe("default: the configured provider"),
-  version: int.min(1).optional().describe("graph version to ask (default: the current one)"),
-  corpusFallback: z.boolean().optional().describe("let web_search search the graph's corpus when the graph has no fitting relation (default true)"),
-  toolBudget: int.min(1).max(50).optional().describe("tool calls allowed (default 12)"),
-  wait: z.boolean().optional().describe("answer when the ask has finished (default: at once, status running)"),
-});
-
 export const askOperations: OperationSpec[] = [
-  { path: "/api/graphs/{name}/asks", method: "get", operationId: "findAsks", tag: "ask", summary: "The graph's asks, newest first", params: params.graph, response: { schema: "AskSummary", list: true }, errors: [400, 404, 500] },
+  { path: "/api/graphs/{name}/asks", method: "get", operationId: "findAsks", request: asksContract.findAsks, tag: "ask", summary: "The graph's asks, newest first", response: { schema: "AskSummary", list: true }, errors: [400, 404, 500] },
   {
     path: "/api/graphs/{name}/asks",
     method: "post",
     operationId: "askGraph",
+    request: asksContract.askGraph,
     tag: "ask",
     summary: "Ask the graph a question: plan, tool calls (relation_search, neighbor_search, web_search over the corpus) and answer",
     description: "Answers 201 at once with the stored ask (status running); poll GET /api/asks/{id}, or send wait: true to get the finished ask.",
-    params: params.graph,
-    body: { schema: askBody },
     status: 201,
     response: { schema: "AskDetails" },
     errors: [400, 404, 500],
   },
-  { path: "/api/asks/{id}", method: "get", operationId: "getAsk", tag: "ask", summary: "One ask with its whole trace", params: z.object({ id: z.string().min(1).max(100).describe("ask id") }), response: { schema: "AskDetails" }, errors: [400, 404, 500] },
+  { path: "/api/asks/{id}", method: "get", operationId: "getAsk", request: asksContract.getAsk, tag: "ask", summary: "One ask with its whole trace", response: { schema: "AskDetails" }, errors: [400, 404, 500] },
   {
     path: "/api/proposals/{id}/ask-again",
     method: "post",
     operationId: "askAgainAfterApply",
+    request: asksContract.askAgainAfterApply,
     tag: "ask",
     summary: "Ask an applied proposal's question of its base version and of the current version; says whether the answer changed",
-    params: params.proposal,
-    body: { schema: z.object({ provider: provider.optional() }) },
     response: { schema: "AskAgainResult" },
     errors: [400, 404, 409, 500],
   },
@@ -146,21 +135,20 @@ export const askOperations: OperationSpec[] = [
     path: "/api/runs/{id}/answer",
     method: "get",
     operationId: "getRunStepAnswer",
+    request: runsContract.getRunStepAnswer,
     tag: "ask",
     summary: "What the step judged answerable answers: the heuristic Ask over that step's triples",
-    params: params.run,
     response: { schema: "RunStepAnswer" },
     errors: [400, 404, 500],
   },
-  { path: "/api/graphs/{name}/loop-settings", method: "get", operationId: "getLoopSettings", tag: "runs", summary: "The graph's loop settings (step 1 retrieval)", params: params.graph, response: { schema: "LoopSettings" }, errors: [400, 404, 500] },
+  { path: "/api/graphs/{name}/loop-settings", method: "get", operationId: "getLoopSettings", request: runsContract.getLoopSettings, tag: "runs", summary: "The graph's loop settings (step 1 retrieval)", response: { schema: "LoopSettings" }, errors: [400, 404, 500] },
   {
     path: "/api/graphs/{name}/loop-settings",
     method: "put",
     operationId: "updateLoopSettings",
+    request: runsContract.updateLoopSettings,
     tag: "runs",
     summary: "Choose step 1 retrieval of the graph's loop: graphify_query (keyword query) or graph_rft_plan (the Ask plan's subgraph); admins",
-    params: params.graph,
-    body: { schema: z.object({ step1Retrieval: z.enum(["graphify_query", "graph_rft_plan"]) }) },
     response: { schema: "LoopSettings" },
     errors: [400, 404, 500],
   },

@@ -1,21 +1,16 @@
 /** The account, session and token operations of the HTTP API (see openapi-operations.ts). */
-import { z } from "zod";
-import { ROLES, TOKEN_SCOPES } from "../../auth/permissions";
 import type { OperationSpec } from "./openapi-spec";
-
-const username = z.string().describe("2–40 characters: letters, digits, '.', '-' or '_'; stored lower-cased");
-const password = z.string().describe("at least 10 characters, not one of the obvious ones");
-const id = z.object({ id: z.string() });
+import { authContract } from "../auth";
 
 export const authOperations: OperationSpec[] = [
   {
     path: "/api/auth/setup",
     method: "post",
     operationId: "setUpFirstAdmin",
+    request: authContract.setUpFirstAdmin,
     tag: "accounts",
     summary: "First run only: create the admin account and sign it in (refused with 409 once any account exists)",
     isPublic: true,
-    body: { schema: z.object({ username, displayName: z.string().optional(), password }) },
     status: 201,
     response: { schema: "SignedIn" },
     errors: [400, 403, 409, 500],
@@ -24,11 +19,11 @@ export const authOperations: OperationSpec[] = [
     path: "/api/auth/login",
     method: "post",
     operationId: "signIn",
+    request: authContract.signIn,
     tag: "accounts",
     summary: "Sign in: sets the httpOnly refinery_session cookie and the readable refinery_csrf cookie (7 days)",
     description: "Too many failures for one username (5) or from one address (20) within 15 minutes answer 429 with Retry-After.",
     isPublic: true,
-    body: { schema: z.object({ username: z.string(), password: z.string() }) },
     response: { schema: "SignedIn" },
     errors: [400, 401, 403, 429, 500],
   },
@@ -47,9 +42,9 @@ export const authOperations: OperationSpec[] = [
     path: "/api/auth/password",
     method: "post",
     operationId: "changePassword",
+    request: authContract.changePassword,
     tag: "accounts",
     summary: "Change your own password (browser session only); your other sessions end",
-    body: { schema: z.object({ currentPassword: z.string(), newPassword: password }) },
     response: { schema: "Done" },
     errors: [400, 500],
   },
@@ -58,9 +53,9 @@ export const authOperations: OperationSpec[] = [
     path: "/api/users",
     method: "post",
     operationId: "createUser",
+    request: authContract.createUser,
     tag: "accounts",
     summary: "Create an account with a role and a first password (admin, browser session)",
-    body: { schema: z.object({ username, displayName: z.string().optional(), password, role: z.enum(ROLES) }) },
     status: 201,
     response: { schema: "UserView" },
     errors: [400, 409, 500],
@@ -69,11 +64,10 @@ export const authOperations: OperationSpec[] = [
     path: "/api/users/{id}",
     method: "patch",
     operationId: "updateUser",
+    request: authContract.updateUser,
     tag: "accounts",
     summary: "Change an account: role, display name, disabled, or reset its password (admin, browser session)",
     description: "Disabling or resetting the password ends the account's sessions. The last active admin cannot be demoted or disabled (409).",
-    params: id,
-    body: { schema: z.object({ role: z.enum(ROLES), displayName: z.string(), disabled: z.boolean(), password }).partial() },
     response: { schema: "UserView" },
     errors: [400, 404, 409, 500],
   },
@@ -82,10 +76,10 @@ export const authOperations: OperationSpec[] = [
     path: "/api/tokens",
     method: "post",
     operationId: "createApiToken",
+    request: authContract.createApiToken,
     tag: "accounts",
     summary: "Create an API token (browser session only); the secret is in this answer only",
     description: "Scope read: read only. Scope propose: also start runs, queue questions, submit proposals. No token can approve, reject, apply, revert or administer.",
-    body: { schema: z.object({ name: z.string(), scope: z.enum(TOKEN_SCOPES), expiresInDays: z.number().int().min(1).max(3650).optional() }) },
     status: 201,
     response: { schema: "CreatedApiToken" },
     errors: [400, 500],
@@ -94,9 +88,9 @@ export const authOperations: OperationSpec[] = [
     path: "/api/tokens/{id}",
     method: "delete",
     operationId: "revokeApiToken",
+    request: authContract.revokeApiToken,
     tag: "accounts",
     summary: "Revoke a token (yours; admins: anyone's); it stops working at once",
-    params: id,
     response: { schema: "ApiTokenView" },
     errors: [404, 500],
   },

@@ -1,6 +1,7 @@
 /** The agents' endpoints in the OpenAPI document (issue #16): MCP (one JSON-RPC endpoint, described, not modelled) and the graph export `deeprefine pull` reads. */
 import { z } from "zod";
 import type { OperationSpec } from "./openapi-spec";
+import { graphsContract } from "../graphs";
 
 const jsonRpc = z
   .object({ jsonrpc: z.literal("2.0"), id: z.union([z.string(), z.number()]).optional(), method: z.string(), params: z.record(z.string(), z.unknown()).optional() })
@@ -13,21 +14,18 @@ const description =
 
 const answer = { contentType: "application/json", description: "the JSON-RPC answer", schema: { type: "object" } };
 
-const graphName = z.object({ name: z.string().describe("the graph's name") });
-
 export const mcpOperations: OperationSpec[] = [
   {
     path: "/api/graphs/{name}/export",
     method: "get",
     operationId: "exportGraph",
+    request: graphsContract.exportGraph,
     tag: "graphs",
     summary: "A version of the graph as graphify graph.json (`deeprefine pull`); X-Refinery-Version names the version",
-    params: graphName,
-    query: z.object({ version: z.number().int().positive().optional().describe("default: the current version") }),
     response: { contentType: "application/json", description: "graphify graph.json", schema: { type: "object" } },
     errors: [400, 404, 500],
   },
-  { path: "/api/mcp", method: "post", operationId: "mcpRequest", tag: "agents", summary: "Send an MCP JSON-RPC request (tools for coding agents)", description, body: { schema: jsonRpc }, response: answer, errors: [400, 413, 500] },
+  { path: "/api/mcp", method: "post", operationId: "mcpRequest", tag: "agents", summary: "Send an MCP JSON-RPC request (tools for coding agents)", description, request: { body: jsonRpc }, response: answer, errors: [400, 413, 500] },
   { path: "/api/mcp", method: "get", operationId: "mcpStream", tag: "agents", summary: "MCP server-to-client stream (not offered: the endpoint is stateless, 405)", description, response: answer, errors: [500] },
   { path: "/api/mcp", method: "delete", operationId: "mcpEndSession", tag: "agents", summary: "End an MCP session (stateless endpoint: nothing to end)", description, response: answer, errors: [500] },
 ];

@@ -92,6 +92,9 @@ export const ProposalDetails = z.object({
   actions: z.array(ProposalActionItem),
   submittedById: z.string().nullable(),
   submittedByName: z.string().nullable(),
+  origin: z.enum(["person", "agent", "cli", "campaign"]).describe("a person (the web), an agent (an API token, MCP), the command line, or a campaign"),
+  agentName: z.string().nullable().describe("the agent an agent's proposal says it is (free text)"),
+  agentModel: z.string().nullable().describe("the model it says it runs on (free text)"),
   startedById: z.string().nullable(),
   startedByName: z.string().nullable(),
   policy: ApprovalPolicy.describe("the rules that apply now: in solo mode (fewer than two people may approve) one approval applies and people may approve their own runs"),
@@ -106,6 +109,9 @@ export const ProposalPage = z.object({
     total: int.describe("proposals matching all filters, on every page"),
     byStatus: z.object({ pending: int, applied: int, partially_applied: int, rejected: int }).describe("proposals per status matching the other filters"),
     byLabel: z.object({ HIGH: int, MEDIUM: int, LOW: int }).describe("actions per label in the proposals matching all filters"),
+    byOrigin: z.object({ person: int, agent: int, cli: int, campaign: int }).describe("proposals per origin matching the other filters"),
+    pendingActions: int.describe("pending actions in the proposals matching every filter but status"),
+    pendingByLabel: z.object({ HIGH: int, MEDIUM: int, LOW: int }).describe("pending actions per label, same scope as pendingActions"),
   }),
 });
 

@@ -210,7 +210,17 @@ export const VersionInfo = z.object({
   revertedBy: int.nullable(),
   proposalId: z.string().nullable(),
   actor: z.string().nullable(),
-  actions: z.array(z.object({ index: int, summary: z.string(), skipped: z.boolean() })),
+  actions: z.array(
+    z.object({
+      index: int,
+      summary: z.string().describe("what the action did, as a sentence naming nodes by label"),
+      skipped: z.boolean(),
+      change: z
+        .object({ kind: z.enum(["add_edge", "edge_exists", "remove_edge", "remove_copies", "same_node", "merge", "rename"]) })
+        .nullable()
+        .describe("the same as data, with node ids ({id, label} per node); null for an old summary of unknown shape"),
+    }),
+  ),
 });
 
 export const VersionDiff = z.object({ diff: GraphDiff.extend({ from: int, to: int }), graph: DiffGraph });

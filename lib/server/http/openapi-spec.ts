@@ -3,7 +3,7 @@
  * operation lists (openapi-operations*.ts) and the builder (openapi.ts) form no import circle.
  * A response names a component schema by its name; openapi.ts refuses a name it does not define.
  */
-import type { ZodObject, ZodType } from "zod";
+import type { RequestContract } from "../../api/contract";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -17,9 +17,8 @@ export interface OperationSpec {
   tag: string;
   summary: string;
   description?: string;
-  params?: ZodObject;
-  query?: ZodObject;
-  body?: { schema: ZodType; contentType?: "application/json" | "multipart/form-data" };
+  /** Path parameters, query and body: the same zod objects the route handler parses with (the domain's contract.ts). */
+  request?: RequestContract;
   status?: number;
   response: SuccessBody;
   /** 401 and 403 are added to every operation that is not public. */

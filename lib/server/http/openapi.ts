@@ -1,6 +1,7 @@
 /**
  * The OpenAPI 3.1 description of every route under app/api, generated from zod schemas
- * (z.toJSONSchema emits JSON Schema 2020-12, the dialect OpenAPI 3.1 uses). Served at
+ * (z.toJSONSchema emits JSON Schema 2020-12, the dialect OpenAPI 3.1 uses): the requests from the
+ * domains' contracts (lib/server/<domain>/contract.ts), which the route handlers parse with. Served at
  * GET /api/openapi.json; openapi.test.ts walks app/api so a new route without an entry here
  * fails the tests.
  */
@@ -9,19 +10,23 @@ import type { ZodObject, ZodType } from "zod";
 import type { JsonSchema, OperationSpec, SuccessBody } from "./openapi-spec";
 import * as base from "./openapi-schemas";
 import * as review from "./openapi-schemas-review";
-import * as audit from "./openapi-schemas-audit";
 import * as approvals from "./openapi-schemas-approvals";
-import * as auth from "./openapi-schemas-auth";
 import { operations } from "./openapi-operations";
 import { authOperations } from "./openapi-operations-auth";
-import { calibrationOperations, calibrationSchemas } from "./openapi-operations-calibration";
+import { calibrationOperations } from "./openapi-operations-calibration";
 import { askOperations, askSchemas } from "./openapi-operations-ask";
-import { graphAdminOperations, graphAdminSchemas } from "./openapi-operations-graphs";
-import { campaignOperations, campaignSchemas } from "./openapi-operations-campaigns";
-import { importOperations, importSchemas } from "./openapi-operations-imports";
+import { graphAdminOperations } from "./openapi-operations-graphs";
+import { campaignOperations } from "./openapi-operations-campaigns";
+import { importOperations } from "./openapi-operations-imports";
+import { auditResponses } from "../audit";
+import { authResponses } from "../auth";
+import { campaignsResponses } from "../campaigns";
+import { graphsResponses } from "../graphs";
+import { calibrationResponses } from "../proposals";
 import { mcpOperations } from "./openapi-operations-mcp";
 
-const components = { ...base, ...review, ...approvals, ...audit, ...auth, ...calibrationSchemas, ...askSchemas, ...graphAdminSchemas, ...campaignSchemas, ...importSchemas };
+// Response schemas: the domains' contracts hold those moved there (accounts, audit, campaigns, graph admin, calibration); the rest are still in openapi-schemas*.ts.
+const components = { ...base, ...review, ...approvals, ...auditResponses, ...authResponses, ...calibrationResponses, ...askSchemas, ...graphsResponses, ...campaignsResponses };
 export type ComponentName = keyof typeof components;
 
 export type { JsonSchema, OperationSpec, SuccessBody } from "./openapi-spec";
@@ -51,6 +56,16 @@ function stripMeta(schema: JsonSchema): JsonSchema {
 /** Request side: what a client may send (defaults optional, coerced strings as their target type). */
 function inputSchema(schema: ZodType): JsonSchema {
   return stripMeta(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }));
+}
+
+/**
+ * A body with its contract's examples. zod drops `examples` from the input side of a schema that
+ * transforms (they could be outputs); a contract's examples are what a client sends, so they stay.
+ */
+function bodySchemaOf(schema: ZodType): JsonSchema {
+  const json = inputSchema(schema);
+  const examples = z.globalRegistry.get(schema)?.examples;
+  return Array.isArray(examples) ? { ...json, examples } : json;
 }
 
 /** Response objects are open: a client must ignore fields it does not know (they are added over time). */
@@ -91,16 +106,17 @@ function operationObject(op: OperationSpec): JsonSchema {
   for (const status of errors) {
     responses[String(status)] = { description: ERROR_TEXT[status], content: { "application/json": { schema: ref("ErrorBody") } } };
   }
-  const bodySchema = op.body ? inputSchema(op.body.schema) : null;
+  const { params, query, body: bodyContract, bodyType } = op.request ?? {};
+  const bodySchema = bodyContract ? bodySchemaOf(bodyContract) : null;
   // An empty body reads as {} (app/api/_lib/read-json.ts): it is optional when no field is required.
   const isBodyRequired = Array.isArray(bodySchema?.required) && bodySchema.required.length > 0;
-  const body = op.body ? { requestBody: { required: isBodyRequired, content: { [op.body.contentType ?? "application/json"]: { schema: bodySchema } } } } : {};
+  const body = bodySchema ? { requestBody: { required: isBodyRequired, content: { [bodyType ?? "application/json"]: { schema: bodySchema } } } } : {};
   return {
     operationId: op.operationId,
     tags: [op.tag],
     summary: op.summary,
     ...(op.description ? { description: op.description } : {}),
-    parameters: [...parameters("path", op.params), ...parameters("query", op.query)],
+    parameters: [...parameters("path", params), ...parameters("query", query)],
     ...body,
     ...(op.isPublic ? { security: [] } : {}),
     responses,

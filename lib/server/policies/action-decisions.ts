@@ -78,7 +78,8 @@ export async function evaluateActionRow(options: {
     const reason = await findStaleReason({
       graphId: graph.id,
       graphVersion: d.graphVersion,
-      action: { id: row.id, graph: graph.name, baseVersion: options.baseVersion, action: row.action, updatedAt: row.updatedAt },
+      currentVersion: graph.currentVersion,
+      action: { id: row.id, graph: graph.name, baseVersion: options.baseVersion, action: row.action, updatedAt: row.updatedAt, review: row.review },
     });
     if (reason) stale.set(d.id, reason);
   }

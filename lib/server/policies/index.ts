@@ -6,3 +6,4 @@
 export * from "./action-decisions";
 export * from "./policies";
 export * from "./stale-approvals";
+export * from "./contract";

@@ -10,8 +10,8 @@
  * rolls it all back.
  */
 import { AppError } from "../../errors";
-import type { Changeset } from "../../changes/changeset";
-import { applyChangeset, findConflicts, invertChangeset, parseChangeset, serializeChangeset } from "../../changes/changeset";
+import type { ChangeOp, Changeset, EdgeState, NodeState } from "../../changes/changeset";
+import { findConflicts, invertChangeset, parseChangeset, serializeChangeset } from "../../changes/changeset";
 import type { GraphDiff } from "../../changes/diff";
 import { diffChangesets } from "../../changes/diff";
 import type { DiffGraph } from "../../changes/diff-graph";
@@ -19,7 +19,7 @@ import { buildDiffGraph } from "../../changes/diff-graph";
 import type { Merge, PlannedAction } from "../../changes/plan-actions";
 import { edgeFromState, nodeFromState } from "../../changes/changeset";
 import type { LoadedGraph } from "../graphs";
-import { cacheGraph, getGraphRecord, loadGraph } from "../graphs";
+import { advanceCachedGraph, getGraphRecord, loadGraph, versionSource } from "../graphs";
 import { edgeToRow, nodeToRow } from "../graphs";
 import { dismissStaleApprovalsAfterCommit } from "../policies";
 import { markObsoleteActionsAfterCommit } from "./obsolete-actions";
@@ -29,6 +29,8 @@ import type { Actor } from "../../auth/permissions";
 import type { AuditInput } from "../audit";
 import { recordAuditSql } from "../audit";
 import { revertAuditInput } from "./record-revert";
+import type { VersionAction } from "./version-actions";
+import { readVersionActions, storedActions } from "./version-actions";
 
 export interface CommitOptions {
   graph: string;
@@ -54,9 +56,6 @@ export interface CommitResult {
   changesetId: number;
   diff: GraphDiff;
 }
-
-/** Small graphs are re-derived in memory after a commit so the next read is instant. */
-const CACHE_AFTER_COMMIT_MAX_EDGES = 50_000;
 
 /** How often a commit is tried again when only the version moved (another commit landed first). */
 const MAX_COMMIT_ATTEMPTS = 30;
@@ -90,9 +89,9 @@ export async function commitChangeset(options: CommitOptions): Promise<CommitRes
       );
     }
     const version = current.version + 1;
-    let changesetId: number;
+    let written: { changesetId: number; changeset: Changeset };
     try {
-      changesetId = await writeVersion({ options, changeset, graphId: record.id, current });
+      written = await writeVersion({ options, changeset, graphId: record.id, current });
     } catch (error) {
       if (!(error instanceof VersionMoved)) throw error;
       if (attempt >= MAX_COMMIT_ATTEMPTS) {
@@ -105,7 +104,10 @@ export async function commitChangeset(options: CommitOptions): Promise<CommitRes
       await new Promise((resolve) => setTimeout(resolve, Math.floor(Math.random() * 5 * attempt)));
       continue;
     }
-    if (current.graph.edges.size <= CACHE_AFTER_COMMIT_MAX_EDGES) cacheGraph(record.id, version, applyChangeset(current.graph, changeset));
+    // Only now that the transaction committed: the cached graph moves to the new version in
+    // O(change), with the positions the rows were written at; `current.graph` keeps showing its own.
+    advanceCachedGraph({ graphId: record.id, from: current.version, to: version, changeset: written.changeset, prepare: versionSource(record).prepare });
+    const changesetId = written.changesetId;
     await dismissStaleApprovalsAfterCommit({ graph: options.graph });
     await markObsoleteActionsAfterCommit({ graph: options.graph, version, changeset, before: current.graph });
     const labelOf = (id: string) => current.graph.getNode(id)?.label ?? id;
@@ -139,16 +141,17 @@ function rekeyAddedEdges(changeset: Changeset, prefix: string | undefined, versi
   };
 }
 
-async function writeVersion(args: { options: CommitOptions; changeset: Changeset; graphId: string; current: LoadedGraph }): Promise<number> {
-  const { options, changeset, graphId, current } = args;
-  const inverse = invertChangeset(changeset);
+/** Writes the version; returns the changeset as written (added and updated items with their positions). */
+async function writeVersion(args: { options: CommitOptions; changeset: Changeset; graphId: string; current: LoadedGraph }): Promise<{ changesetId: number; changeset: Changeset }> {
+  const { options, changeset: planned, graphId, current } = args;
   const now = new Date();
   const version = current.version + 1;
   return getSql().transaction(async (db) => {
     const row = await db.get<{ currentVersion: number }>(`SELECT "currentVersion" FROM "Graph" WHERE "id" = ?${db.forUpdate}`, [graphId]);
     if (!row) throw new AppError("NOT_FOUND", `graph ${JSON.stringify(options.graph)} was deleted`);
     if (row.currentVersion !== current.version) throw new VersionMoved(row.currentVersion);
-    await writeOps(db, graphId, version, changeset);
+    const changeset = await writeOps(db, graphId, version, planned);
+    const inverse = invertChangeset(changeset);
     // Counts move by the ops' adds and removes: no scan of a 272k-edge table per apply.
     const previous = await db.get<{ nodeCount: number; edgeCount: number }>(
       `SELECT "nodeCount", "edgeCount" FROM "GraphVersion" WHERE "graphId" = ? AND "version" = ?`,
@@ -176,7 +179,7 @@ async function writeVersion(args: { options: CommitOptions; changeset: Changeset
         serializeChangeset(changeset),
         serializeChangeset(inverse),
         JSON.stringify(options.merges ?? []),
-        JSON.stringify((options.actions ?? []).map((a) => ({ index: a.index, summary: a.summary, skipped: a.skipped }))),
+        storedActions(options.actions ?? []),
         options.message,
         options.proposalId ?? null,
         options.revertOf ?? null,
@@ -188,7 +191,7 @@ async function writeVersion(args: { options: CommitOptions; changeset: Changeset
     // The event exists exactly when the version does (a kill between the two loses neither).
     const audit = options.audit?.(version);
     if (audit) await recordAuditSql(db, audit.actor, audit.input);
-    return Number(inserted?.id);
+    return { changesetId: Number(inserted?.id), changeset };
   });
 }
 
@@ -204,7 +207,11 @@ function countDelta(changeset: Changeset): { nodes: number; edges: number } {
   return { nodes, edges };
 }
 
-async function writeOps(db: SqlExecutor, graphId: string, version: number, changeset: Changeset): Promise<void> {
+/**
+ * The rows of a version. Returns the changeset with every added or updated item's position
+ * (`ord`) as written, so the stored ops (and an in-memory advance) place items as a load does.
+ */
+async function writeOps(db: SqlExecutor, graphId: string, version: number, changeset: Changeset): Promise<Changeset> {
   const maxOrd = async (table: "Node" | "Edge") =>
     (await db.get<{ m: number }>(`SELECT COALESCE(MAX("ord"), -1) AS "m" FROM "${table}" WHERE "graphId" = ?`, [graphId]))?.m ?? -1;
   let nextNodeOrd = (await maxOrd("Node")) + 1;
@@ -218,38 +225,44 @@ async function writeOps(db: SqlExecutor, graphId: string, version: number, chang
     if (!row) throw new AppError("CONFLICT", `${what} ${JSON.stringify(id)} is no longer live; nothing was changed`);
     return row.ord;
   };
-  const addNode = async (state: Parameters<typeof nodeFromState>[0], ord: number) => {
+  const addNode = async (state: NodeState, ord: number): Promise<NodeState> => {
     const r = nodeToRow(nodeFromState(state), ord);
     await db.execute(insertNode, [graphId, r.nodeId, r.label, r.normLabel, r.ord, r.data, version]);
+    return { ...state, ord };
   };
-  const addEdge = async (state: Parameters<typeof edgeFromState>[0], ord: number) => {
+  const addEdge = async (state: EdgeState, ord: number): Promise<EdgeState> => {
     const r = edgeToRow(edgeFromState(state), ord);
     await db.execute(insertEdge, [graphId, r.edgeKey, r.source, r.target, r.relation, r.ord, r.data, version]);
+    return { ...state, ord };
   };
+  const ops: ChangeOp[] = [];
   for (const op of changeset.ops) {
     switch (op.op) {
       case "add_node":
         // A re-added node (an undo) goes back to its old position.
-        await addNode(op.node, op.node.ord ?? nextNodeOrd++);
+        ops.push({ ...op, node: await addNode(op.node, op.node.ord ?? nextNodeOrd++) });
         break;
       case "remove_node":
         await close(closeNode, op.node.id, "node");
+        ops.push(op);
         break;
       case "update_node":
         // The new row keeps the old row's position, so exports keep the file order.
-        await addNode(op.after, await close(closeNode, op.before.id, "node"));
+        ops.push({ ...op, after: await addNode(op.after, await close(closeNode, op.before.id, "node")) });
         break;
       case "add_edge":
-        await addEdge(op.edge, op.edge.ord ?? nextEdgeOrd++);
+        ops.push({ ...op, edge: await addEdge(op.edge, op.edge.ord ?? nextEdgeOrd++) });
         break;
       case "remove_edge":
         await close(closeEdge, op.edge.key, "edge");
+        ops.push(op);
         break;
       case "update_edge":
-        await addEdge(op.after, await close(closeEdge, op.before.key, "edge"));
+        ops.push({ ...op, after: await addEdge(op.after, await close(closeEdge, op.before.key, "edge")) });
         break;
     }
   }
+  return { ops };
 }
 
 interface ChangesetRow {
@@ -346,7 +359,8 @@ export interface VersionInfo {
   revertedBy: number | null;
   proposalId: string | null;
   actor: string | null;
-  actions: { index: number; summary: string; skipped: boolean }[];
+  /** What each applied action did, as a sentence naming nodes by label, and as data (`change`, with ids). */
+  actions: VersionAction[];
 }
 
 export async function findVersions(graph: string): Promise<VersionInfo[]> {
@@ -356,6 +370,7 @@ export async function findVersions(graph: string): Promise<VersionInfo[]> {
     [record.id],
   );
   const changes = new Map((await changesetRows(record.id, 0, MAX_INT32)).map((c) => [c.version, c]));
+  const actions = await readVersionActions(record.id, [...changes.values()]);
   const revertedBy = new Map<number, number>();
   for (const c of changes.values()) if (c.revertOf !== null) revertedBy.set(c.revertOf, c.version);
   return versions.map((v) => {
@@ -371,7 +386,7 @@ export async function findVersions(graph: string): Promise<VersionInfo[]> {
       revertedBy: revertedBy.get(v.version) ?? null,
       proposalId: c?.proposalId ?? null,
       actor: c?.actor ?? null,
-      actions: c ? (JSON.parse(c.summary) as VersionInfo["actions"]) : [],
+      actions: actions.get(v.version) ?? [],
     };
   });
 }

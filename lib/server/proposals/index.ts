@@ -9,3 +9,5 @@ export * from "./find-proposal-page";
 export * from "./graph-rules-cache";
 export * from "./proposals";
 export * from "./review-calibration";
+export * from "./submit-proposal";
+export * from "./contract";

@@ -13,11 +13,14 @@ import type { KnowledgeGraph, Triple } from "../../graph/model";
 import type { RefinementAction } from "../../loop/types";
 import type { PlannedAction } from "../../changes/plan-actions";
 import { planActions } from "../../changes/plan-actions";
+import type { ActionChange } from "../../changes/describe-change";
+import { describePlannedActions } from "./version-actions";
 import type { GraphDiff } from "../../changes/diff";
 import { diffChangesets } from "../../changes/diff";
 import type { DiffGraph } from "../../changes/diff-graph";
 import { buildDiffGraph } from "../../changes/diff-graph";
 import { createNameResolver } from "../../review/resolve-action";
+import type { ReviewInput } from "../../review/review-actions";
 import { documentIdsForReview, reviewActions } from "../../review/review-actions";
 import { verifyReviews } from "./verify-reviews";
 import type { ActionReview, Confidence } from "../../review/types";
@@ -42,6 +45,21 @@ import { findDocuments, getGraphRecord, loadGraph } from "../graphs";
 import { plural } from "../../text/plural";
 
 export type ProposalStatus = "pending" | "applied" | "partially_applied" | "rejected";
+/** Where a proposal came from: a person (the web), an agent (an API token, MCP), the command line, or a campaign. */
+export type ProposalOrigin = "person" | "agent" | "cli" | "campaign";
+export const PROPOSAL_ORIGINS: readonly ProposalOrigin[] = ["person", "agent", "cli", "campaign"];
+
+/**
+ * The origin of a proposal made by `actor` (its submitter, or the one who started its run): an
+ * API token is an agent (a script or a coding agent acting for its owner; the owner stays the
+ * submitter for separation of duties), a signed-in person is a person, no account is the CLI.
+ */
+export function proposalOrigin(source: CreateProposalOptions["source"], actor: Actor | null | undefined): ProposalOrigin {
+  if (source === "campaign") return "campaign";
+  if (source === "agent" || actor?.kind === "token") return "agent";
+  if (actor?.kind === "user") return "person";
+  return "cli";
+}
 /** obsolete: a later version made it moot (lib/server/proposals/obsolete-actions.ts); `obsoleteIn` names it. */
 export type ActionStatus = "pending" | "applied" | "rejected" | "skipped" | "reverted" | "obsolete";
 
@@ -80,6 +98,10 @@ export interface ProposalDetails {
   /** Who submitted it and who started its run: neither may approve it (separation of duties). */
   submittedById: string | null;
   submittedByName: string | null;
+  origin: ProposalOrigin;
+  /** An agent's proposal: the agent and model it said it was (free text, null when it did not say). */
+  agentName: string | null;
+  agentModel: string | null;
   startedById: string | null;
   startedByName: string | null;
   /** The rules that apply now: the graph's policy, or its solo form while fewer than two people may approve. */
@@ -92,7 +114,8 @@ export interface ProposalDetails {
 export async function reviewForGraph(options: {
   graph: string;
   version?: number;
-  actions: RefinementAction[];
+  /** Actions, and entries that did not parse (reviewed LOW / UNPARSEABLE). */
+  actions: readonly ReviewInput[];
   retrieved?: Triple[];
   /**
    * How long to wait for this version's graph rules when they are not mined yet (default 2 s,
@@ -157,6 +180,15 @@ export interface CreateProposalOptions {
   reviews: ActionReview[];
   /** Who submits it (a person or an API token's owner): they may not approve it. Audited. */
   submittedBy?: Actor | null;
+  /** Who started the run it comes from (not its submitter): decides the origin when no submitter is given. */
+  startedBy?: Actor | null;
+  /** The agent and model an agent says it is (kept as given, trimmed; shown in the queue). */
+  agent?: { name?: string | null; model?: string | null };
+}
+
+function agentField(value: string | null | undefined): string | null {
+  const text = value?.trim().slice(0, 100);
+  return text ? text : null;
 }
 
 /** Create a proposal; pass `tx` to make it part of a bigger transaction (a run's final write). */
@@ -174,6 +206,9 @@ export async function createProposal(options: CreateProposalOptions, tx: Prisma.
       status: "pending",
       submittedById: by ? accountIdOf(by) : null,
       submittedByName: by ? actorLabel(by) : null,
+      origin: proposalOrigin(options.source, by ?? options.startedBy),
+      agentName: agentField(options.agent?.name),
+      agentModel: agentField(options.agent?.model),
       actions: {
         create: options.actions.map((action, index) => {
           const review = options.reviews[index];
@@ -207,14 +242,28 @@ const proposalInclude = {
 
 type ProposalRow = Prisma.ProposalGetPayload<{ include: typeof proposalInclude }>;
 
-async function toDetails(row: ProposalRow, rules?: PolicyInEffect): Promise<ProposalDetails> {
+type ActionEdit = { targetId: string | null; actorId: string | null };
+
+/** Who edited these proposals' actions under review: one query per 500 actions (SQLite binds at most 999 values), not one per proposal. */
+async function findActionEdits(rows: readonly { id: string; actions: readonly { index: number }[] }[]): Promise<ActionEdit[]> {
+  const targets = rows.flatMap((r) => r.actions.map((a) => `${r.id}#${a.index}`));
+  const edits: ActionEdit[] = [];
+  for (let i = 0; i < targets.length; i += 500) {
+    edits.push(
+      ...(await getDb().auditEvent.findMany({
+        where: { action: "action.edit", targetType: "action", targetId: { in: targets.slice(i, i + 500) }, actorId: { not: null } },
+        select: { targetId: true, actorId: true },
+      })),
+    );
+  }
+  return edits;
+}
+
+async function toDetails(row: ProposalRow, rules?: PolicyInEffect, pageEdits?: ActionEdit[]): Promise<ProposalDetails> {
   const inEffect = rules ?? (await getPolicyInEffect(row.graphId));
   const graphPolicy = inEffect.policy;
   const sorted = [...row.actions].sort((a, b) => a.index - b.index);
-  const edits = await getDb().auditEvent.findMany({
-    where: { action: "action.edit", targetType: "action", targetId: { startsWith: `${row.id}#` }, actorId: { not: null } },
-    select: { targetId: true, actorId: true },
-  });
+  const edits = pageEdits ?? (await findActionEdits([row]));
   const editorsOf = (index: number) => [...new Set(edits.filter((e) => e.targetId === `${row.id}#${index}`).map((e) => e.actorId as string))];
   const actions: ProposalActionItem[] = [];
   for (const a of sorted) {
@@ -254,6 +303,9 @@ async function toDetails(row: ProposalRow, rules?: PolicyInEffect): Promise<Prop
     actions,
     submittedById: row.submittedById,
     submittedByName: row.submittedByName,
+    origin: (PROPOSAL_ORIGINS as readonly string[]).includes(row.origin) ? (row.origin as ProposalOrigin) : "person",
+    agentName: row.agentName,
+    agentModel: row.agentModel,
     startedById: row.run?.startedById ?? null,
     startedByName: row.run?.startedByName ?? null,
     policy: graphPolicy,
@@ -276,7 +328,7 @@ export async function getProposal(id: string): Promise<ProposalDetails> {
  * Newest first (id breaks ties, so pages are stable). `after` and `take` page through them
  * (lib/server/proposals/find-proposal-page.ts): proposals strictly after that one in this order.
  */
-export async function findProposals(options: { graph?: string; status?: ProposalStatus; runId?: string; after?: { createdAt: Date; id: string }; take?: number }): Promise<ProposalDetails[]> {
+export async function findProposals(options: { graph?: string; status?: ProposalStatus; runId?: string; origin?: ProposalOrigin; after?: { createdAt: Date; id: string }; take?: number }): Promise<ProposalDetails[]> {
   const graphId = options.graph ? (await getGraphRecord(options.graph)).id : undefined;
   const after = options.after;
   const rows = await getDb().proposal.findMany({
@@ -284,6 +336,7 @@ export async function findProposals(options: { graph?: string; status?: Proposal
       ...(graphId ? { graphId } : {}),
       ...(options.status ? { status: options.status } : {}),
       ...(options.runId ? { runId: options.runId } : {}),
+      ...(options.origin ? { origin: options.origin } : {}),
       ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -292,13 +345,14 @@ export async function findProposals(options: { graph?: string; status?: Proposal
   });
   const policies = new Map<string, PolicyInEffect>();
   const out: ProposalDetails[] = [];
+  const edits = await findActionEdits(rows);
   for (const row of rows) {
     let policy = policies.get(row.graphId);
     if (!policy) {
       policy = await getPolicyInEffect(row.graphId);
       policies.set(row.graphId, policy);
     }
-    out.push(await toDetails(row, policy));
+    out.push(await toDetails(row, policy, edits));
   }
   return out;
 }
@@ -339,7 +393,10 @@ export async function previewProposal(options: { proposalId: string; actionIndex
   return {
     baseVersion: proposal.baseVersion,
     plannedOn: base.version,
-    actions: plan.actions.map((a) => ({ ...a, index: chosen[a.index]?.index ?? a.index })),
+    actions: await describePlannedActions(
+      proposal.graph,
+      plan.actions.map((a) => ({ ...a, index: chosen[a.index]?.index ?? a.index })),
+    ),
     diff,
     graph: buildDiffGraph({ base: base.graph, diff }),
   };
@@ -370,7 +427,7 @@ export interface ApplyProposalOptions {
 
 export interface ApplyProposalResult {
   version: number;
-  applied: { index: number; action: RefinementAction; summary: string; skipped: boolean }[];
+  applied: { index: number; action: RefinementAction; summary: string; change: ActionChange; skipped: boolean }[];
   diff: GraphDiff;
 }
 
@@ -388,6 +445,8 @@ function versionMessage(o: { done: number[]; question: string | null; low: numbe
 export async function applyProposal(options: ApplyProposalOptions): Promise<ApplyProposalResult> {
   const proposal = await getProposal(options.proposalId);
   const chosen = selectActions(proposal, options.actionIndexes);
+  const unparsed = chosen.find((c) => c.review.warnings.some((w) => w.code === "UNPARSEABLE"));
+  if (unparsed) throw new AppError("CONFLICT", `action ${unparsed.index + 1} did not parse (${unparsed.review.text}): edit it into an action or reject it`);
   if (options.expectedActions) {
     const edited = chosen.filter((c, i) => JSON.stringify(c.action) !== JSON.stringify(options.expectedActions?.[i]));
     if (edited.length > 0 || options.expectedActions.length !== chosen.length) {
@@ -406,7 +465,12 @@ export async function applyProposal(options: ApplyProposalOptions): Promise<Appl
   const record = await getGraphRecord(proposal.graph);
   const edgeKeyPrefix = `v${record.currentVersion + 1}.`;
   const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix });
-  const applied = plan.actions.map((a) => ({ index: chosen[a.index]?.index ?? a.index, action: a.action, summary: a.summary, skipped: a.skipped }));
+  // Numbered as the proposal numbers them (the plan numbers them among the chosen ones).
+  const planned = await describePlannedActions(
+    proposal.graph,
+    plan.actions.map((a) => ({ ...a, index: chosen[a.index]?.index ?? a.index })),
+  );
+  const applied = planned.map((a) => ({ index: a.index, action: a.action, summary: a.summary, change: a.change, skipped: a.skipped }));
   const done = applied.filter((a) => !a.skipped);
   const markApplied = async (db: SqlExecutor, version: number) => {
     // The text is part of the check: an edit committed after the plan was made refuses the apply.
@@ -436,8 +500,7 @@ export async function applyProposal(options: ApplyProposalOptions): Promise<Appl
     baseVersion: proposal.baseVersion,
     changeset: plan.changeset,
     merges: plan.merges,
-    // Numbered as the proposal numbers them (the plan numbers them among the chosen ones).
-    actions: plan.actions.map((a) => ({ ...a, index: chosen[a.index]?.index ?? a.index })),
+    actions: planned,
     kind: "apply",
     message: versionMessage({
       done: applied.filter((a) => !a.skipped).map((a) => a.index),

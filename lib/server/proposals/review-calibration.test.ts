@@ -16,7 +16,7 @@ import { revertVersion } from "./changesets";
 import { getDb } from "../db/db";
 import { getGraphRecord, getGraphSummary } from "../graphs";
 import { importGraphFromPath } from "../graphs";
-import type { calibrationSchemas } from "../http";
+import type { calibrationResponses as calibrationSchemas } from "./contract";
 import { createProposal, reviewForGraph } from "./proposals";
 import type { GraphCalibration, LabelDecisionStats } from "./review-calibration";
 import { applyThresholdRefit, findDecisionStats, findLabelThresholds, getCalibration, resetThresholds } from "./review-calibration";

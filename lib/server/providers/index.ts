@@ -63,3 +63,4 @@ export async function describeProvider() {
 // The rest of the domain's public surface: settings from the environment and the settings page.
 export * from "./llm-env";
 export * from "./settings-store";
+export * from "./contract";

@@ -284,7 +284,7 @@ async function finishRun(runId: string, questionPk: number, trace: RunTrace | nu
     );
     if (trace && reviews) {
       await createProposal(
-        { graph: proposalFor.graph, baseVersion: proposalFor.version, source: "run", runId, question: trace.question, actions: trace.actions, reviews },
+        { graph: proposalFor.graph, baseVersion: proposalFor.version, source: "run", runId, question: trace.question, actions: trace.actions, reviews, startedBy: proposalFor.actor },
         tx,
       );
     }

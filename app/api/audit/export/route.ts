@@ -1,8 +1,9 @@
 import { can } from "@/lib/auth/permissions";
-import { auditFilterQuery } from "@/lib/audit/audit-query";
 import { auditExportFileName, exportAuditEventsJsonl } from "@/lib/server/audit/export-audit-events";
 import { requireActor } from "../../_lib/auth";
 import { errorResponse } from "../../_lib/respond";
+import { auditContract } from "@/lib/server/audit/contract";
+import { parseRequest } from "../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -11,7 +12,7 @@ export const runtime = "nodejs";
 export async function GET(request: Request) {
   try {
     const actor = await requireActor(request, "read");
-    const filter = auditFilterQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const { query: filter } = await parseRequest(request, auditContract.exportAuditEvents);
     return new Response(exportAuditEventsJsonl({ filter, includeIp: can(actor, "admin") }), {
       headers: {
         "content-type": "application/x-ndjson; charset=utf-8",

@@ -1,7 +1,8 @@
 import { getCampaign } from "@/lib/server/campaigns/campaigns";
-import { campaignParams } from "@/lib/server/campaigns/campaigns-requests";
 import { requireActor } from "../../_lib/auth";
 import { respond } from "../../_lib/respond";
+import { campaignsContract } from "@/lib/server/campaigns/contract";
+import { parseRequest } from "../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -10,7 +11,7 @@ export const runtime = "nodejs";
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   return respond(async () => {
     await requireActor(request, "read");
-    const { id } = campaignParams.parse(await ctx.params);
+    const { id } = (await parseRequest(request, campaignsContract.getCampaign, ctx)).params;
     return getCampaign(id);
   });
 }

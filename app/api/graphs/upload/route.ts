@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { ImportReport } from "@/components/api/types";
 import { AppError } from "@/lib/errors";
 import { recordImport } from "@/lib/server/graphs/record-import";
@@ -6,14 +5,10 @@ import { importUpload, type UploadInput } from "@/lib/server/graphs/upload/impor
 import { readUploadForm } from "@/lib/server/graphs/upload/read-upload-form";
 import { requireActor } from "../../_lib/auth";
 import { respond } from "../../_lib/respond";
+import { uploadFields } from "@/lib/server/graphs/contract";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
-
-const uploadFields = z.object({
-  name: z.preprocess((v) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v), z.string().trim().optional()),
-  format: z.preprocess((v) => (v === "" || v === null ? undefined : v), z.enum(["graphify", "triples"]).optional()),
-});
 
 /**
  * Multipart upload (form fields: name, format, and either `file` — graph.json, a triple file or

@@ -1,7 +1,8 @@
 import { getProposal } from "@/lib/server/proposals/proposals";
 import { requireActor } from "../../_lib/auth";
-import { proposalParams } from "../../_lib/ids";
 import { respond } from "../../_lib/respond";
+import { approvalsContract } from "@/lib/server/approvals/contract";
+import { parseRequest } from "../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -9,6 +10,6 @@ export const runtime = "nodejs";
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   return respond(async () => {
     await requireActor(request, "read");
-    return getProposal(proposalParams.parse(await ctx.params).id);
+    return getProposal((await parseRequest(request, approvalsContract.getProposal, ctx)).params.id);
   });
 }

@@ -15,14 +15,15 @@ import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mc
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Actor, Permission } from "../../../auth/permissions";
-import { accountIdOf, actorLabel, can } from "../../../auth/permissions";
+import { accountIdOf, can } from "../../../auth/permissions";
 import { AppError } from "../../../errors";
 import { queryGraph } from "../../../retrieve/query-graph";
-import { refinementActionBody } from "../../approvals";
 import { askGraph } from "../../asks";
 import { getNeighbourhood, searchNodes } from "../../graphs";
 import { findGraphs, findRelationCounts, getGraphRecord, getGraphSummary, loadGraph } from "../../graphs";
-import { createProposal, getProposal, reviewForGraph } from "../../proposals";
+import { getProposal, reviewForGraph, submitProposal } from "../../proposals";
+import { actionEntry, toReviewInputs } from "./action-inputs";
+import { followRun } from "./follow-run";
 import { launchRuns } from "../../runs";
 import { getRun } from "../../runs";
 
@@ -80,12 +81,6 @@ async function guarded(actor: Actor, permission: Permission, body: () => Promise
     if (error instanceof z.ZodError) return failure(`INVALID_INPUT: ${error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ")}`);
     return failure(`INTERNAL: ${error instanceof Error ? error.message : String(error)}`);
   }
-}
-
-/** Who an agent's proposal is from, as the queue shows it. */
-function agentOrigin(actor: Actor, agent?: string, model?: string): string {
-  const parts = [agent?.trim(), model?.trim()].filter(Boolean).join(", ");
-  return `${actorLabel(actor)} (agent${parts ? `: ${parts}` : ""})`;
 }
 
 export function createRefineryMcpServer(actor: Actor): McpServer {
@@ -170,14 +165,20 @@ export function createRefineryMcpServer(actor: Actor): McpServer {
     "run_loop",
     {
       description:
-        "Start the hop loop on a question: it retrieves, judges whether the graph answers it, and proposes edits when it needs more than one hop. Returns the run id at once; poll get_run. Rate-limited per token.",
-      inputSchema: { graph: graphName, question: z.string().min(1).max(4000) },
+        "Start the hop loop on a question: it retrieves, judges whether the graph answers it, and proposes edits when it needs more than one hop. Returns the run id at once (poll get_run), or with wait: true the finished run, each step sent as a progress notification. Rate-limited per token.",
+      inputSchema: {
+        graph: graphName,
+        question: z.string().min(1).max(4000),
+        wait: z.boolean().default(false).describe("wait for the run to end (at most 10 minutes), reporting each step as a progress notification"),
+      },
     },
-    ({ graph, question }) =>
+    ({ graph, question, wait }, extra) =>
       guarded(actor, "propose", async () => {
         takeRunSlot(actor);
         const started = await launchRuns({ graph, question, actor });
-        return { runId: started.runId, next: "call get_run with this id until its status is no longer running" };
+        if (!wait || started.runId === null) return { runId: started.runId, next: "call get_run with this id until its status is no longer running" };
+        await followRun(started.runId, extra);
+        return getRun(started.runId);
       }),
   );
 
@@ -187,9 +188,13 @@ export function createRefineryMcpServer(actor: Actor): McpServer {
     ({ id }) => guarded(actor, "read", () => getRun(id)),
   );
 
-  const actionsInput = z.array(refinementActionBody).min(1).max(100).describe(
-    'edits: {"type":"insert_edge","subject","relation","object"} | {"type":"delete_edge","subject","relation","object"} | {"type":"replace_node","old","new"}; node names or ids',
-  );
+  const actionsInput = z
+    .array(actionEntry)
+    .min(1)
+    .max(100)
+    .describe(
+      'edits: {"type":"insert_edge","subject","relation","object"} | {"type":"delete_edge","subject","relation","object"} | {"type":"replace_node","old","new"}, or one call as text: insert_edge("A", "calls", "B"); node names or ids. An entry that does not parse is kept and labelled LOW with the parse error.',
+    );
 
   server.registerTool(
     "review_actions",
@@ -201,8 +206,9 @@ export function createRefineryMcpServer(actor: Actor): McpServer {
     ({ graph, actions }) =>
       guarded(actor, "read", async () => {
         const record = await getGraphRecord(graph);
-        const reviews = await reviewForGraph({ graph, version: record.currentVersion, actions });
-        return reviews.map((r, i) => ({ index: i, action: actions[i], confidence: r.confidence, score: r.score, reasons: r.reasons, warnings: r.warnings }));
+        const inputs = toReviewInputs(actions);
+        const reviews = await reviewForGraph({ graph, version: record.currentVersion, actions: inputs });
+        return reviews.map((r, i) => ({ index: i, action: r.text, confidence: r.confidence, score: r.score, reasons: r.reasons, warnings: r.warnings }));
       }),
   );
 
@@ -222,11 +228,9 @@ export function createRefineryMcpServer(actor: Actor): McpServer {
     },
     ({ graph, actions, question, evidence, agent, model }) =>
       guarded(actor, "propose", async () => {
-        const record = await getGraphRecord(graph);
-        const reviews = await reviewForGraph({ graph, version: record.currentVersion, actions });
-        const origin = agentOrigin(actor, agent, model);
-        const text = [question, evidence ? `Agent's evidence (${origin}): ${evidence}` : `Submitted by ${origin}`].filter(Boolean).join("\n\n");
-        const id = await createProposal({ graph, baseVersion: record.currentVersion, source: "agent", question: text, actions, reviews, submittedBy: actor });
+        // Who sent it is the proposal's origin (its chip in the queue); the text keeps the question and the evidence.
+        const text = [question, evidence ? `Agent's evidence: ${evidence}` : null].filter(Boolean).join("\n\n") || null;
+        const id = await submitProposal({ graph, source: "agent", inputs: toReviewInputs(actions), question: text, submittedBy: actor, agent: { name: agent, model } });
         const proposal = await getProposal(id);
         return { proposalId: id, status: proposal.status, counts: proposal.counts, url: `/proposals/${id}`, labels: proposal.actions.map((a) => a.confidence) };
       }),

@@ -1,7 +1,8 @@
 import { stopCampaign } from "@/lib/server/campaigns/campaigns";
-import { campaignParams } from "@/lib/server/campaigns/campaigns-requests";
 import { requireActor } from "../../../_lib/auth";
 import { respond } from "../../../_lib/respond";
+import { campaignsContract } from "@/lib/server/campaigns/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -11,7 +12,7 @@ export async function POST(request: Request, ctx: { params: Promise<{ id: string
   return respond(
     async () => {
       await requireActor(request, "propose");
-      const { id } = campaignParams.parse(await ctx.params);
+      const { id } = (await parseRequest(request, campaignsContract.stopCampaign, ctx)).params;
       return stopCampaign(id);
     },
     { status: 202 },

@@ -1,27 +1,16 @@
-import { z } from "zod";
-import { MAX_QUESTION_CHARS, findAsks, getAsk, startAsk } from "@/lib/server/asks/asks";
+import { findAsks, getAsk, startAsk } from "@/lib/server/asks/asks";
 import { requireActor } from "../../../_lib/auth";
-import { graphParams } from "../../../_lib/params";
-import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
+import { asksContract } from "@/lib/server/asks/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-const askBody = z.object({
-  question: z.string().trim().min(1, "the question is empty").max(MAX_QUESTION_CHARS),
-  provider: z.enum(["heuristic", "openai", "replay"]).optional(),
-  version: z.number().int().positive().optional(),
-  corpusFallback: z.boolean().optional(),
-  toolBudget: z.number().int().min(1).max(50).optional(),
-  /** Answer when the ask has finished instead of at once (scripts). */
-  wait: z.boolean().optional(),
-});
-
 export async function GET(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
     await requireActor(request, "read");
-    const { name } = graphParams.parse(await ctx.params);
+    const { name } = (await parseRequest(request, asksContract.findAsks, ctx)).params;
     return findAsks({ graph: name });
   });
 }
@@ -31,8 +20,9 @@ export async function POST(request: Request, ctx: { params: Promise<{ name: stri
   return respond(
     async () => {
       const actor = await requireActor(request, "propose");
-      const { name } = graphParams.parse(await ctx.params);
-      const { wait, ...body } = askBody.parse(await readJson(request));
+      const { params, body: input } = await parseRequest(request, asksContract.askGraph, ctx);
+      const { name } = params;
+      const { wait, ...body } = input;
       const started = await startAsk({ graph: name, ...body, actor });
       return wait ? started.done : getAsk(started.askId);
     },

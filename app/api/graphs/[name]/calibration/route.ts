@@ -1,8 +1,8 @@
-import { applyThresholdRefit, calibrationRequestSchema, getCalibration, resetThresholds } from "@/lib/server/proposals/review-calibration";
+import { applyThresholdRefit, getCalibration, resetThresholds } from "@/lib/server/proposals/review-calibration";
 import { requireActor } from "../../../_lib/auth";
-import { graphParams } from "../../../_lib/params";
-import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
+import { proposalsContract } from "@/lib/server/proposals/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -11,7 +11,7 @@ export const runtime = "nodejs";
 export async function GET(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
     await requireActor(request, "read");
-    const { name } = graphParams.parse(await ctx.params);
+    const { name } = (await parseRequest(request, proposalsContract.getCalibration, ctx)).params;
     return getCalibration({ graph: name });
   });
 }
@@ -20,8 +20,8 @@ export async function GET(request: Request, ctx: { params: Promise<{ name: strin
 export async function POST(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
     const actor = await requireActor(request, "admin");
-    const { name } = graphParams.parse(await ctx.params);
-    const body = calibrationRequestSchema.parse(await readJson(request));
+    const { params, body } = await parseRequest(request, proposalsContract.updateCalibration, ctx);
+    const { name } = params;
     return body.action === "reset" ? resetThresholds({ graph: name, actor }) : applyThresholdRefit({ graph: name, actor, expected: body.expected });
   });
 }

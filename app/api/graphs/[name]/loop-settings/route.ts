@@ -1,19 +1,16 @@
-import { z } from "zod";
 import { getLoopSettings, updateLoopSettings } from "@/lib/server/runs/loop-settings";
 import { requireActor } from "../../../_lib/auth";
-import { graphParams } from "../../../_lib/params";
-import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
+import { runsContract } from "@/lib/server/runs/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-const loopSettingsBody = z.object({ step1Retrieval: z.enum(["graphify_query", "graph_rft_plan"]) });
-
 export async function GET(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
     await requireActor(request, "read");
-    const { name } = graphParams.parse(await ctx.params);
+    const { name } = (await parseRequest(request, runsContract.getLoopSettings, ctx)).params;
     return getLoopSettings({ graph: name });
   });
 }
@@ -22,8 +19,8 @@ export async function GET(request: Request, ctx: { params: Promise<{ name: strin
 export async function PUT(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
     const actor = await requireActor(request, "admin");
-    const { name } = graphParams.parse(await ctx.params);
-    const body = loopSettingsBody.parse(await readJson(request));
+    const { params, body } = await parseRequest(request, runsContract.updateLoopSettings, ctx);
+    const { name } = params;
     return updateLoopSettings({ graph: name, step1Retrieval: body.step1Retrieval, actor });
   });
 }

@@ -1,9 +1,8 @@
-import { approvalPolicySchema } from "@/lib/auth/approval-policy";
 import { getApprovalPolicy, updateApprovalPolicy } from "@/lib/server/policies/policies";
 import { requireActor } from "../../../_lib/auth";
-import { graphParams } from "../../../_lib/params";
-import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
+import { policiesContract } from "@/lib/server/policies/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -12,7 +11,7 @@ export const runtime = "nodejs";
 export async function GET(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
     await requireActor(request, "read");
-    const { name } = graphParams.parse(await ctx.params);
+    const { name } = (await parseRequest(request, policiesContract.getApprovalPolicy, ctx)).params;
     return getApprovalPolicy({ graph: name });
   });
 }
@@ -21,8 +20,8 @@ export async function GET(request: Request, ctx: { params: Promise<{ name: strin
 export async function PUT(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
     const actor = await requireActor(request, "admin");
-    const { name } = graphParams.parse(await ctx.params);
-    const policy = approvalPolicySchema.parse(await readJson(request));
+    const { params, body: policy } = await parseRequest(request, policiesContract.updateApprovalPolicy, ctx);
+    const { name } = params;
     return updateApprovalPolicy({ graph: name, actor, policy });
   });
 }

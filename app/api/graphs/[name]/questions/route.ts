@@ -1,21 +1,18 @@
-import { z } from "zod";
 import { addQuestions, findQuestions } from "@/lib/server/runs/questions";
 import { requireActor } from "../../../_lib/auth";
-import { graphParams } from "../../../_lib/params";
-import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
+import { runsContract } from "@/lib/server/runs/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-const listQuery = z.object({ status: z.enum(["pending", "refined", "all"]).default("all") });
-const addBody = z.object({ questions: z.array(z.string().trim().min(1, "a question is empty").max(4000)).min(1).max(1000) });
-
 export async function GET(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
     await requireActor(request, "read");
-    const { name } = graphParams.parse(await ctx.params);
-    const { status } = listQuery.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const { params, query } = await parseRequest(request, runsContract.findQuestions, ctx);
+    const { name } = params;
+    const { status } = query;
     return findQuestions({ graph: name, status });
   });
 }
@@ -24,8 +21,9 @@ export async function POST(request: Request, ctx: { params: Promise<{ name: stri
   return respond(
     async () => {
       const actor = await requireActor(request, "propose");
-      const { name } = graphParams.parse(await ctx.params);
-      const { questions } = addBody.parse(await readJson(request));
+      const { params, body } = await parseRequest(request, runsContract.addQuestions, ctx);
+      const { name } = params;
+      const { questions } = body;
       // The audit event is written in the same transaction as the questions.
       return addQuestions({ graph: name, texts: questions, source: "user", auditAs: actor });
     },

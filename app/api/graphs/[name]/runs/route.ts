@@ -1,26 +1,17 @@
-import { z } from "zod";
 import { launchRuns } from "@/lib/server/runs/run-launcher";
 import { findRuns } from "@/lib/server/runs/runs";
 import { requireActor } from "../../../_lib/auth";
-import { graphParams } from "../../../_lib/params";
-import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
+import { runsContract } from "@/lib/server/runs/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-const startBody = z.object({
-  question: z.string().trim().max(4000).optional(),
-  queryId: z.string().regex(/^[0-9a-f]{16}$/).optional(),
-  pending: z.boolean().optional(),
-  provider: z.enum(["heuristic", "openai", "replay"]).optional(),
-  refineAfterFinalYes: z.boolean().optional(),
-});
-
 export async function GET(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
     await requireActor(request, "read");
-    const { name } = graphParams.parse(await ctx.params);
+    const { name } = (await parseRequest(request, runsContract.findRuns, ctx)).params;
     return findRuns({ graph: name });
   });
 }
@@ -30,8 +21,8 @@ export async function POST(request: Request, ctx: { params: Promise<{ name: stri
   return respond(
     async () => {
       const actor = await requireActor(request, "propose");
-      const { name } = graphParams.parse(await ctx.params);
-      const body = startBody.parse(await readJson(request));
+      const { params, body } = await parseRequest(request, runsContract.startRuns, ctx);
+      const { name } = params;
       return launchRuns({
         graph: name,
         question: body.question,

@@ -1,7 +1,8 @@
 import { findVersions } from "@/lib/server/proposals/changesets";
 import { requireActor } from "../../../_lib/auth";
-import { graphParams } from "../../../_lib/params";
 import { respond } from "../../../_lib/respond";
+import { proposalsContract } from "@/lib/server/proposals/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -10,6 +11,6 @@ export const runtime = "nodejs";
 export async function GET(request: Request, ctx: { params: Promise<{ name: string }> }) {
   return respond(async () => {
     await requireActor(request, "read");
-    return findVersions(graphParams.parse(await ctx.params).name);
+    return findVersions((await parseRequest(request, proposalsContract.findVersions, ctx)).params.name);
   });
 }

@@ -1,9 +1,8 @@
 import { approveActions } from "@/lib/server/approvals/approvals";
 import { requireActor } from "../../../_lib/auth";
-import { proposalParams } from "../../../_lib/ids";
-import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
-import { approveBody } from "@/lib/server/approvals/approvals-requests";
+import { approvalsContract } from "@/lib/server/approvals/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -16,8 +15,8 @@ export const runtime = "nodejs";
 export async function POST(request: Request, ctx: { params: Promise<{ id: string }> }) {
   return respond(async () => {
     const actor = await requireActor(request, "decide");
-    const { id } = proposalParams.parse(await ctx.params);
-    const input = approveBody.parse(await readJson(request));
+    const { params, body: input } = await parseRequest(request, approvalsContract.approveActions, ctx);
+    const { id } = params;
     return approveActions({ proposalId: id, actionIndexes: input.actions, actor, reason: input.reason, lowConfidenceConfirmed: input.lowConfidence === true, seen: input.seen });
   });
 }

@@ -1,9 +1,8 @@
 import { createComment, findComments } from "@/lib/server/approvals/comments";
 import { requireActor } from "../../../_lib/auth";
-import { proposalParams } from "../../../_lib/ids";
-import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
-import { commentBody } from "@/lib/server/approvals/approvals-requests";
+import { approvalsContract } from "@/lib/server/approvals/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -12,7 +11,7 @@ export const runtime = "nodejs";
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   return respond(async () => {
     await requireActor(request, "read");
-    const { id } = proposalParams.parse(await ctx.params);
+    const { id } = (await parseRequest(request, approvalsContract.findComments, ctx)).params;
     return findComments({ proposalId: id });
   });
 }
@@ -22,8 +21,8 @@ export async function POST(request: Request, ctx: { params: Promise<{ id: string
   return respond(
     async () => {
       const actor = await requireActor(request, "propose");
-      const { id } = proposalParams.parse(await ctx.params);
-      const input = commentBody.parse(await readJson(request));
+      const { params, body: input } = await parseRequest(request, approvalsContract.createComment, ctx);
+      const { id } = params;
       return createComment({ proposalId: id, actionIndex: input.action ?? null, actor, body: input.body });
     },
     { status: 201 },

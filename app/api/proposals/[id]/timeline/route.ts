@@ -1,7 +1,8 @@
 import { findProposalTimeline } from "@/lib/server/approvals/approvals-timeline";
 import { requireActor } from "../../../_lib/auth";
-import { proposalParams } from "../../../_lib/ids";
 import { respond } from "../../../_lib/respond";
+import { approvalsContract } from "@/lib/server/approvals/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -10,7 +11,7 @@ export const runtime = "nodejs";
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   return respond(async () => {
     await requireActor(request, "read");
-    const { id } = proposalParams.parse(await ctx.params);
+    const { id } = (await parseRequest(request, approvalsContract.findProposalTimeline, ctx)).params;
     return findProposalTimeline({ proposalId: id });
   });
 }

@@ -1,9 +1,8 @@
 import { withdrawDecision } from "@/lib/server/approvals/approvals-veto";
 import { requireActor } from "../../../_lib/auth";
-import { proposalParams } from "../../../_lib/ids";
-import { readJson } from "../../../_lib/read-json";
 import { respond } from "../../../_lib/respond";
-import { withdrawBody } from "@/lib/server/approvals/approvals-requests";
+import { approvalsContract } from "@/lib/server/approvals/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -12,8 +11,8 @@ export const runtime = "nodejs";
 export async function POST(request: Request, ctx: { params: Promise<{ id: string }> }) {
   return respond(async () => {
     const actor = await requireActor(request, "decide");
-    const { id } = proposalParams.parse(await ctx.params);
-    const input = withdrawBody.parse(await readJson(request));
+    const { params, body: input } = await parseRequest(request, approvalsContract.withdrawDecision, ctx);
+    const { id } = params;
     return withdrawDecision({ proposalId: id, actionIndex: input.action, actor, decisionId: input.decision });
   });
 }

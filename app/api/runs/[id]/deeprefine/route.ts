@@ -1,22 +1,21 @@
 import { NextResponse } from "next/server";
-import { z } from "zod";
 import { deepRefineFileNames, refinementActionsText, traceToDeepRefineJson } from "@/lib/loop/deeprefine-files";
 import { getRun, traceOfRun } from "@/lib/server/runs/runs";
 import { requireActor } from "../../../_lib/auth";
 import { errorResponse } from "../../../_lib/respond";
+import { runsContract } from "@/lib/server/runs/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
-
-const params = z.object({ id: z.string().min(1).max(100) });
-const query = z.object({ file: z.enum(["trace", "refinement"]).default("trace") });
 
 /** The run as the deeprefine skill's files: `?file=trace` (loop_trace_<id>.json) or `?file=refinement`. */
 export async function GET(request: Request, ctx: { params: Promise<{ id: string }> }) {
   try {
     await requireActor(request, "read");
-    const { id } = params.parse(await ctx.params);
-    const { file } = query.parse(Object.fromEntries(new URL(request.url).searchParams));
+    const { params, query } = await parseRequest(request, runsContract.getRunDeepRefineFile, ctx);
+    const { id } = params;
+    const { file } = query;
     const run = await getRun(id);
     const names = deepRefineFileNames(run.queryId);
     const trace = traceOfRun(run);

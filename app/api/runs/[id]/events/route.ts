@@ -1,12 +1,11 @@
-import { z } from "zod";
 import { streamRunEvents } from "@/lib/server/runs/stream-run-events";
 import { requireActor } from "../../../_lib/auth";
 import { errorResponse } from "../../../_lib/respond";
+import { runsContract } from "@/lib/server/runs/contract";
+import { parseRequest } from "../../../_lib/parse-request";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
-
-const params = z.object({ id: z.string().min(1).max(100) });
 
 /**
  * Server-sent events for one run (lib/server/runs/stream-run-events.ts): pushed for runs of this
@@ -17,7 +16,7 @@ export async function GET(request: Request, ctx: { params: Promise<{ id: string 
   let stream: ReadableStream<Uint8Array>;
   try {
     const actor = await requireActor(request, "read");
-    const { id } = params.parse(await ctx.params);
+    const { id } = (await parseRequest(request, runsContract.streamRunEvents, ctx)).params;
     stream = await streamRunEvents({ runId: id, actor, signal: request.signal });
   } catch (error) {
     return errorResponse(error);

@@ -1,10 +1,18 @@
 /**
- * Response bodies of the audit log endpoints, for the OpenAPI document (see openapi-schemas.ts
- * for the rules; find-audit-events.test.ts and openapi.test.ts check the shapes).
+ * The request contracts of the audit routes (the filters are the pure lib/audit/audit-query.ts,
+ * shared with the /audit page) and their response schemas (find-audit-events.test.ts and
+ * openapi.test.ts check the shapes).
  */
 import { z } from "zod";
+import { auditFilterQuery, auditPageQuery } from "../../audit/audit-query";
+import type { RequestContract } from "../../api/contract";
 
-export const AuditEvent = z.object({
+export const auditContract = {
+  findAuditEvents: { query: auditPageQuery },
+  exportAuditEvents: { query: auditFilterQuery },
+} satisfies Record<string, RequestContract>;
+
+const AuditEvent = z.object({
   id: z.number().int(),
   at: z.string().describe("ISO 8601 date-time (UTC)"),
   actorKind: z.enum(["user", "token", "cli", "system"]).describe("a person in a browser, an API token, the command line, or the server itself"),
@@ -19,7 +27,10 @@ export const AuditEvent = z.object({
   ip: z.string().nullable().optional().describe("administrators only"),
 });
 
-export const AuditEventPage = z.object({
+const AuditEventPage = z.object({
   events: z.array(AuditEvent),
   nextCursor: z.number().int().nullable().describe("pass as cursor for the next (older) page; null on the last page"),
 });
+
+/** Response schemas of the audit routes, registered as components of the OpenAPI document. */
+export const auditResponses = { AuditEvent, AuditEventPage };

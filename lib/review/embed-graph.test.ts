@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { parseTripleLines, parseTriples } from "../import/parse-triples";
+import { readData } from "../test/data";
+import { DEFAULT_EMBEDDING_LIMITS, predictByEmbedding, trainEmbeddings } from "./embed-graph";
+import type { EmbeddingModel } from "./embed-graph";
+import { mineGraphRules } from "./mine-graph-rules";
+
+function run(gen: Generator<number, EmbeddingModel | null>): EmbeddingModel | null {
+  for (;;) {
+    const next = gen.next();
+    if (next.done) return next.value;
+  }
+}
+
+describe("learned link predictor (countries_S1: the test countries' regions, absent from graph.txt)", () => {
+  const graph = parseTriples(readData("countries_S1", "graph.txt"), { source: "graph.txt" });
+  const test = parseTripleLines(readData("countries_S1", "test.txt"), "test.txt");
+  const rules = mineGraphRules({ graph });
+  const ix = rules.index;
+  const model = rules.embedding as EmbeddingModel;
+  const predict = (subject: string, object: string) => predictByEmbedding(ix, model, "locatedin", ix.numberOf.get(subject) ?? -1, ix.numberOf.get(object) ?? -1);
+
+  it("is trained at mining and measured on held-out facts: true objects rank better than other objects of the relation", () => {
+    expect(model).not.toBeNull();
+    const cal = model.calibration.get("locatedin");
+    expect(cal?.ranksTrue.length).toBeGreaterThanOrEqual(20);
+    const median = (xs: number[]) => xs[xs.length >> 1] as number;
+    expect(median(cal?.ranksTrue ?? [])).toBeLessThan(median(cal?.ranksOther ?? []));
+  });
+
+  it("ranks a test country's true region above most wrong regions of the same level", () => {
+    const regions = [...new Set(test.map((t) => t.object))];
+    let better = 0;
+    for (const t of test) {
+      const p = predict(t.subject, t.object);
+      expect(p).not.toBeNull();
+      const wrong = regions.filter((r) => r !== t.object).map((r) => predict(t.subject, r)?.rank ?? Infinity);
+      if ((p?.rank ?? Infinity) < Math.min(...wrong)) better++;
+      expect(p?.likelihoodRatio).toBeGreaterThan(0);
+      expect(p?.rank).toBeLessThanOrEqual(p?.of ?? 0);
+    }
+    expect(better).toBeGreaterThan(test.length / 2);
+  });
+
+  it("is deterministic, can be turned off, and says nothing about an object the relation never takes", () => {
+    const again = run(trainEmbeddings(ix, { dim: model.dim, epochs: model.epochs, heldOut: DEFAULT_EMBEDDING_LIMITS.heldOut, seed: rules.limits.seed + 0x165667b1 }));
+    expect(Array.from(again?.entity.subarray(0, 8) ?? [])).toEqual(Array.from(model.entity.subarray(0, 8)));
+    expect(mineGraphRules({ graph, limits: { embeddingDim: 0 } }).embedding).toBeNull();
+    // A country is never the object of locatedIn: the calibration does not cover it.
+    const country = test[0]?.subject ?? "";
+    expect(predict(test[1]?.subject ?? "", country)).toBeNull();
+    expect(predictByEmbedding(ix, model, "no_such_relation", 0, 1)).toBeNull();
+  });
+});
