@@ -3,7 +3,8 @@
  * questions run with the heuristic provider (as `npm run demo` does), one HIGH change applied;
  * then the review queue (which must hold HIGH, MEDIUM and LOW rows), a proposal, a run and a
  * version diff at 1440×900 and 390×844. `npm run screenshots` (after a build) writes them to
- * public/screenshots/, the one copy: the README links there and the app serves them on /docs;
+ * docs/screenshots/, the one copy: the README links there, and the app serves them on /docs
+ * through public/screenshots (a symlink to that folder);
  * in `npm test` they go to e2e/artifacts/screenshots.
  */
 import path from "node:path";
@@ -16,7 +17,7 @@ import { runQuestion, seedAppliedProposal } from "./review-helpers";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const demo = path.resolve(here, "..", "demo", "httpx");
 // `npm run screenshots` writes the README's pictures; in `npm test` they go to e2e/artifacts.
-const out = process.env.REFINERY_SCREENSHOTS ? path.resolve(here, "..", "public", "screenshots") : path.resolve(here, "artifacts", "screenshots");
+const out = process.env.REFINERY_SCREENSHOTS ? path.resolve(here, "..", "docs", "screenshots") : path.resolve(here, "artifacts", "screenshots");
 const GRAPH = "httpx-demo";
 const VIEWPORTS = [
   { name: "desktop", width: 1440, height: 900 },

@@ -1,4 +1,4 @@
-/** The README's screenshots, served from public/screenshots (`npm run screenshots` writes them there). */
+/** The README's screenshots: docs/screenshots (`npm run screenshots` writes them there), served as /screenshots through the public/screenshots symlink. */
 export interface Screenshot {
   name: string;
   title: string;
