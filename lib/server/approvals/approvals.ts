@@ -22,6 +22,7 @@ import { applySatisfiedActions, findApplyBlocker } from "./approvals-apply";
 import { LOCKING_TRANSACTION, lockActionRows } from "./approvals-lock";
 import { recordAudit } from "../audit";
 import { getDb } from "../db/db";
+import { getPolicyInEffect } from "../policies";
 import type { ApplyProposalResult, ProposalActionItem, ProposalDetails } from "../proposals";
 import { getProposal } from "../proposals";
 
@@ -171,7 +172,17 @@ async function recordApprovals(options: { proposal: ProposalDetails; items: Prop
       proposal.id,
       items.map((i) => i.index),
     );
-    const graph = await tx.graph.findUniqueOrThrow({ where: { name: proposal.graph }, select: { currentVersion: true } });
+    const graph = await tx.graph.findUniqueOrThrow({ where: { name: proposal.graph }, select: { id: true, currentVersion: true } });
+    // The rules the checks above used, read again under the lock: a second approver account (solo
+    // mode ends) or a policy saved meanwhile would have decided differently.
+    const rulesNow = await getPolicyInEffect(graph.id, tx);
+    if (!samePolicy(rulesNow.policy, proposal.policy)) {
+      throw new AppError(
+        "CONFLICT",
+        `the approval rules of ${proposal.graph} changed meanwhile${rulesNow.mode !== proposal.approvalMode ? ` (now ${rulesNow.mode} mode: ${rulesNow.mode === "team" ? "a second person may approve" : "one person approves"})` : ""}: read the proposal again before approving. Nothing was recorded.`,
+        { refusal: "POLICY_CHANGED" },
+      );
+    }
     const ids: number[] = [];
     for (const item of items) {
       const row = await tx.proposalAction.findUniqueOrThrow({
@@ -208,4 +219,8 @@ async function recordApprovals(options: { proposal: ProposalDetails; items: Prop
     }
     return ids;
   }, LOCKING_TRANSACTION);
+}
+
+function samePolicy(a: ApprovalPolicy, b: ApprovalPolicy): boolean {
+  return (Object.keys(a) as (keyof ApprovalPolicy)[]).every((key) => a[key] === b[key]) && Object.keys(a).length === Object.keys(b).length;
 }

@@ -16,7 +16,7 @@ export const ErrorBody = z.object({
   error: z.object({
     code: z.enum(["NOT_FOUND", "CONFLICT", "INVALID_INPUT", "PARSE_ERROR", "TOO_LARGE", "USAGE", "LLM_FORMAT", "LLM_UNAVAILABLE", "CONFIG", "CONFIRMATION_REQUIRED", "UNAUTHENTICATED", "FORBIDDEN", "RATE_LIMITED", "SETUP_REQUIRED", "INTERNAL"]),
     message: z.string(),
-    refusal: z.string().optional().describe("why a decision was refused, e.g. CANNOT_APPLY, APPLY_FAILED, EDITED, VETOED, ALREADY_APPROVED, NOT_PENDING"),
+    refusal: z.string().optional().describe("why a decision was refused, e.g. CANNOT_APPLY, APPLY_FAILED, EDITED, VETOED, ALREADY_APPROVED, NOT_PENDING, POLICY_CHANGED"),
     cause: z.string().optional().describe("with CANNOT_APPLY: AMBIGUOUS_NAME, NOT_APPLICABLE, ALREADY_APPLIED or GRAPH_CHANGED (which fix applies)"),
   }),
 });
