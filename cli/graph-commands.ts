@@ -8,11 +8,9 @@ import path from "node:path";
 import type { Command } from "commander";
 import { Option } from "commander";
 import { exportGraphifyJson, graphifyJsonChunks } from "../lib/export/export-graphify";
-import { formatQueryText, queryGraph } from "../lib/retrieve/query-graph";
+import { formatQueryText } from "../lib/retrieve/query-graph";
 import { findGraphs, findRelationCounts, getGraphSummary, loadGraph } from "../lib/server/graphs/graph-store";
 import type { GraphFormat } from "../lib/server/graphs/graph-store";
-import { importGraphFromPath } from "../lib/server/graphs/import-graph";
-import { recordImport } from "../lib/server/graphs/record-import";
 import { CLI_ACTOR } from "../lib/auth/permissions";
 import type { Io } from "./output";
 import { UsageError, printJson } from "./output";
@@ -66,6 +64,9 @@ export function registerGraphCommands(program: Command, io: Io): void {
     .option("--json", "machine-readable output")
     .action(async (input: string, opts: { name?: string; format?: GraphFormat; root?: string; labels?: string; json?: boolean }) => {
       const started = Date.now();
+      // Imported here, not at the top: the import path (parsers, zod, the worker, audit) costs
+      // every other command of this group start-up time (`refinery query` reads only).
+      const [{ importGraphFromPath }, { recordImport }] = await Promise.all([import("../lib/server/graphs/import-graph"), import("../lib/server/graphs/record-import")]);
       const report = await recordImport(
         CLI_ACTOR,
         await importGraphFromPath({
@@ -134,8 +135,9 @@ export function registerGraphCommands(program: Command, io: Io): void {
       const limit = positiveInt(opts.limit, "--limit");
       const budget = positiveInt(opts.budget, "--budget");
       if (!question.trim()) throw new UsageError("the question is empty");
-      const { graph } = await loadGraph(name, version);
-      const result = queryGraph({ graph, question, limit });
+      // In memory, or through SQL for a graph too big to hold (PostgreSQL, REFINERY_SQL_RETRIEVAL_EDGES).
+      const { queryStoredGraph } = await import("../lib/server/graphs/sql-query-graph");
+      const { graph, result } = await queryStoredGraph({ name, version, question, limit });
       if (opts.json) return printJson(io, { seeds: result.seeds, triples: result.triples, terms: result.terms });
       if (result.triples.length === 0 && result.seeds.length === 0) {
         io.out(`no node matches the question's words (${result.terms.join(", ") || "none usable"})`);

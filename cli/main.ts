@@ -117,6 +117,6 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
 /** Close the database connections a command opened (a PostgreSQL pool keeps the process alive); loads nothing after --help. */
 export async function closeConnections(): Promise<void> {
   if (!loadedCommands) return;
-  const { disconnectDb } = await import("../lib/server/db/db");
+  const { disconnectDb } = await import("../lib/server/db/close");
   await disconnectDb();
 }

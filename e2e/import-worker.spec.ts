@@ -45,3 +45,14 @@ test("a big path import and a big upload run in the worker and are audited", asy
   expect(((await during.json()) as { name: string }[]).map((g) => g.name)).toEqual(expect.arrayContaining(["metaqa-worker", "metaqa-upload"]));
   expect((await explore)?.status()).toBe(200);
 });
+
+test("the import form shows the server's progress lines while a big import runs", async ({ page }) => {
+  const fb15k = path.resolve(here, "..", "..", "shared", "data", "fb15k237", "train.tsv.gz");
+  await page.goto("/");
+  await page.getByLabel("Path on the server").fill(fb15k);
+  await page.getByLabel("Name", { exact: true }).fill("fb15k-progress");
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  // Polled from GET /api/graphs/imports: rows written with the rate, then the index builds and the commit.
+  await expect(page.getByTestId("import-progress")).toContainText(/fb15k-progress: (reading|parsed|wrote|[\d,]+ rows written)/, { timeout: 60_000 });
+  await page.waitForURL(/\/graphs\/fb15k-progress$/, { timeout: 240_000 });
+});

@@ -7,15 +7,20 @@
  *   import   the TSV file into a fresh database (through the import worker), while a probe
  *            request (GET of the graph list over HTTP, every 50 ms) runs: triples/s, probe p95
  *   load     the first (cold) load of the current version into memory, probe p95 during it
- *   RSS      the process's resident memory after the load (after a full GC)
+ *   RSS      the process's resident memory after the load (after a full GC); also a fresh
+ *            process that only loads the graph (a restarted server: the import's leftovers not counted)
  *   query    200 question queries (seeds + BFS + ranked triples, cap 20), warm: p95
  *   apply    a 10-action changeset (5 inserts, 3 deletes, 2 renames) as a new version: p50
  *   after    the first request after each apply: load the new version + one query
  *
  *   npm run bench:scale -- --sizes 1m,3m --db sqlite,postgres
  *
- * Options: `--sizes` (1m, 3m, or `<n>x` for n copies; default 1m,3m), `--db` (sqlite,
- * postgres; default both), `--rounds` apply rounds (default 3). PostgreSQL uses
+ * On PostgreSQL the same questions also go through SQL retrieval (sql-retrieval.ts, no whole
+ * graph in memory), compared with the in-memory answers; `--sql-only` skips the whole load
+ * (`npm run bench:scale -- --sizes 10m --db postgres --sql-only`: 10.07M edges).
+ *
+ * Options: `--sizes` (1m, 3m, 10m, or `<n>x` for n copies; default 1m,3m), `--db` (sqlite,
+ * postgres; default both), `--rounds` apply rounds (default 3), `--sql-only`. PostgreSQL uses
  * REFINERY_BENCH_PG_URL (or REFINERY_TEST_PG_URL) when set, else the script runs itself again
  * under scripts/with-postgres.sh (a throwaway server). Progress goes to stderr, the table of
  * figures to stdout. The replicated files are kept in the system temp folder for the next run.
@@ -26,9 +31,12 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchActions, benchQuestions, benchRoot, percentile, replicateFb15k, withProbe } from "./bench-helpers";
+import type { SqlRetrievalFigures } from "./bench-sql-retrieval";
+import { measureSqlRetrieval, replicateStoredGraph, sqlBenchQuestions } from "./bench-sql-retrieval";
+import { MAX_INPUT_BYTES } from "../lib/server/graphs/read-input";
 
 const self = fileURLToPath(import.meta.url);
-const SIZES: Record<string, number> = { "1m": 4, "3m": 11 };
+const SIZES: Record<string, number> = { "1m": 4, "3m": 11, "10m": 37 };
 
 interface ScaleFigures {
   dialect: string;
@@ -42,11 +50,16 @@ interface ScaleFigures {
   loadCpuS: number;
   loadProbeP95: number;
   rssMb: number;
+  /** RSS of a fresh process that only loads the graph (as a restarted server would): the import's leftovers not counted. */
+  freshRssMb: number;
+  freshLoadS: number;
   heapMb: number;
   queryP95: number;
   applyP50: number;
   afterApplyP50: number;
   afterApplyMax: number;
+  /** PostgreSQL: the same questions through SQL retrieval (scripts/bench-sql-retrieval.ts). */
+  sql?: SqlRetrievalFigures;
 }
 
 function option(name: string, fallback: string): string {
@@ -62,6 +75,9 @@ function copiesOf(size: string): number {
   if (m) return Number(m[1]);
   throw new Error(`--sizes takes 1m, 3m or <n>x (copies of FB15k-237), not ${JSON.stringify(size)}`);
 }
+
+/** `--sql-only` (PostgreSQL): import, then SQL retrieval only; no whole load (sizes beyond memory, e.g. 10m). */
+const SQL_ONLY = process.argv.includes("--sql-only");
 
 const log = (message: string): void => void process.stderr.write(`[bench:scale ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
@@ -91,10 +107,39 @@ async function child(file: string, copies: number): Promise<void> {
       lastSaid = performance.now();
       log(`  ${database.dialect} ×${copies}: ${m}`);
     };
+    if (SQL_ONLY && database.dialect === "postgres" && fs.statSync(file).size > MAX_INPUT_BYTES) {
+      // Past the import's limit: the ×1 import, copied in SQL to the size (bench-sql-retrieval.ts).
+      const one = await replicateFb15k(1, path.dirname(file));
+      const imp = await withProbe(() => importGraphFromPath({ path: one, name: "fb1x" }));
+      log(`${database.dialect} ×1 imported in ${(imp.ms / 1000).toFixed(1)} s; copying ×${copies} in SQL`);
+      const made = await withProbe(() => replicateStoredGraph("fb1x", copies, name));
+      log(`${database.dialect} ×${copies}: ${made.result} edges written in SQL in ${(made.ms / 1000).toFixed(1)} s; SQL retrieval`);
+      const { getDb } = await import("../lib/server/db/db");
+      const row = await getDb().graph.findUniqueOrThrow({ where: { name } });
+      const sql = await measureSqlRetrieval(name, await sqlBenchQuestions(row.id, row.currentVersion));
+      log(`${database.dialect} ×${copies}: SQL retrieval ${JSON.stringify(sql)}`);
+      const none = Number.NaN;
+      const figures: ScaleFigures = { dialect: database.dialect, copies, nodes: none, edges: made.result, importS: none, importCpuS: none, importProbeP95: none, loadS: none, loadCpuS: none, loadProbeP95: none, rssMb: process.memoryUsage().rss / 1e6, freshRssMb: none, freshLoadS: none, heapMb: none, queryP95: none, applyP50: none, afterApplyP50: none, afterApplyMax: none, sql };
+      process.stdout.write(`${JSON.stringify(figures)}\n`);
+      return;
+    }
     log(`${database.dialect} ×${copies}: import ${path.basename(file)}`);
     const imp = await withProbe(() => importGraphFromPath({ path: file, name, onProgress: say }));
     const edges = imp.result.graph.edges;
     log(`${database.dialect} ×${copies}: imported ${edges} edges in ${(imp.ms / 1000).toFixed(1)} s; cold load`);
+    if (SQL_ONLY && database.dialect === "postgres") {
+      // Beyond what memory holds: only SQL retrieval, no whole load.
+      const { getDb } = await import("../lib/server/db/db");
+      const row = await getDb().graph.findUniqueOrThrow({ where: { name } });
+      const sql = await measureSqlRetrieval(name, await sqlBenchQuestions(row.id, row.currentVersion));
+      log(`${database.dialect} ×${copies}: SQL retrieval ${JSON.stringify(sql)}`);
+      const none = Number.NaN;
+      const figures: ScaleFigures = { dialect: database.dialect, copies, nodes: imp.result.graph.nodes, edges, importS: imp.ms / 1000, importCpuS: imp.cpuS, importProbeP95: p95(imp.probes), loadS: none, loadCpuS: none, loadProbeP95: none, rssMb: process.memoryUsage().rss / 1e6, freshRssMb: none, freshLoadS: none, heapMb: none, queryP95: none, applyP50: none, afterApplyP50: none, afterApplyMax: none, sql };
+      process.stdout.write(`${JSON.stringify(figures)}\n`);
+      return;
+    }
+    const fresh = await loadInFreshProcess(name);
+    log(`${database.dialect} ×${copies}: a fresh process loads it in ${fresh.loadS.toFixed(1)} s, RSS ${fresh.rssMb.toFixed(0)} MB`);
     evictGraphs();
     gc();
     const load = await withProbe(() => loadGraph(name));
@@ -110,6 +155,7 @@ async function child(file: string, copies: number): Promise<void> {
       queryGraph({ graph, question, limit: 20 });
       querySamples.push(performance.now() - t);
     }
+    const sql = database.dialect === "postgres" ? await measureSqlRetrieval(name, questions, graph) : undefined;
     const applySamples: number[] = [];
     const afterSamples: number[] = [];
     for (let round = 0; round < rounds; round++) {
@@ -138,11 +184,14 @@ async function child(file: string, copies: number): Promise<void> {
       loadCpuS: load.cpuS,
       loadProbeP95: p95(load.probes),
       rssMb: memory.rss / 1e6,
+      freshRssMb: fresh.rssMb,
+      freshLoadS: fresh.loadS,
       heapMb: memory.heapUsed / 1e6,
       queryP95: p95(querySamples),
       applyP50: median(applySamples),
       afterApplyP50: median(afterSamples),
       afterApplyMax: Math.max(...afterSamples),
+      sql,
     };
     process.stdout.write(`${JSON.stringify(figures)}\n`);
   } finally {
@@ -150,10 +199,39 @@ async function child(file: string, copies: number): Promise<void> {
   }
 }
 
+/** Load mode (`--load-only <graph>`, DATABASE_URL set): load the current version, full GC, print RSS. */
+async function loadOnly(name: string): Promise<void> {
+  const { loadGraph } = await import("../lib/server/graphs/graph-store");
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+  const t = performance.now();
+  await loadGraph(name);
+  const loadS = (performance.now() - t) / 1000;
+  gc();
+  process.stdout.write(`${JSON.stringify({ loadS, rssMb: process.memoryUsage().rss / 1e6 })}\n`);
+  const { disconnectDb } = await import("../lib/server/db/close");
+  await disconnectDb();
+}
+
+/** The graph loaded by a new process on the same database: what a restarted server holds. */
+function loadInFreshProcess(name: string): Promise<{ loadS: number; rssMb: number }> {
+  const args = ["--expose-gc", "--max-old-space-size=12288", "--import", "tsx", self, "--load-only", name];
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, args, { cwd: benchRoot, env: process.env, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    proc.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    proc.on("error", reject);
+    proc.on("close", (code) => {
+      const line = out.trim().split("\n").at(-1);
+      if (code !== 0 || !line) reject(new Error(`the fresh load of ${name} exited with ${code}`));
+      else resolve(JSON.parse(line) as { loadS: number; rssMb: number });
+    });
+  });
+}
+
 function runChild(dialect: string, file: string, copies: number, pgUrl: string | undefined): Promise<ScaleFigures> {
   const env: NodeJS.ProcessEnv = { ...process.env, REFINERY_TEST_DATABASE: dialect };
   if (pgUrl) env.REFINERY_TEST_PG_URL = pgUrl;
-  const args = ["--expose-gc", "--max-old-space-size=12288", "--import", "tsx", self, "--child", file, String(copies), "--rounds", option("rounds", "3")];
+  const args = ["--expose-gc", "--max-old-space-size=12288", "--import", "tsx", self, "--child", file, String(copies), "--rounds", option("rounds", "3"), ...(SQL_ONLY ? ["--sql-only"] : [])];
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, args, { cwd: benchRoot, env, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
@@ -169,19 +247,30 @@ function runChild(dialect: string, file: string, copies: number, pgUrl: string |
 
 // CPU seconds beside wall time: on a shared machine the wall time also measures the others.
 const TABLE_HEAD = [
-  "| database | edges | import (CPU) | triples/s | probe p95 (import) | load (CPU) | probe p95 (load) | RSS after load | query p95 | apply 10 (p50) | first request after apply (p50 / max) |",
-  "|---|---|---|---|---|---|---|---|---|---|---|",
+  "| database | edges | import (CPU) | triples/s | probe p95 (import) | load (CPU) | probe p95 (load) | RSS after load | a fresh process: load, RSS | query p95 | apply 10 (p50) | first request after apply (p50 / max) | SQL retrieval: keys, first, query p50 / p95 (rounds, statements), differing |",
+  "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
 ];
 
+function sqlCell(s: SqlRetrievalFigures | undefined): string {
+  if (!s) return "–";
+  return `${s.keysS.toFixed(1)} s, ${s.firstMs.toFixed(0)} ms, ${s.p50.toFixed(0)} / ${s.p95.toFixed(0)} ms (${s.rounds.toFixed(1)}, ${s.statements.toFixed(0)}), ${s.differing ?? "–"}`;
+}
+
 function tableRow(r: ScaleFigures): string {
-  const f = (n: number, d = 1) => n.toFixed(d);
+  // A figure not measured (`--sql-only`) comes back from JSON as null.
+  const f = (n: number | null, d = 1) => (n === null || Number.isNaN(n) ? "–" : n.toFixed(d));
   return (
     `| ${r.dialect} | ${r.edges.toLocaleString("en")} | ${f(r.importS)} s (${f(r.importCpuS)} s) | ${Math.round(r.edges / r.importS).toLocaleString("en")} | ${f(r.importProbeP95)} ms | ` +
-    `${f(r.loadS, 2)} s (${f(r.loadCpuS, 2)} s) | ${f(r.loadProbeP95)} ms | ${f(r.rssMb, 0)} MB | ${f(r.queryP95)} ms | ${f(r.applyP50, 0)} ms | ${f(r.afterApplyP50, 0)} / ${f(r.afterApplyMax, 0)} ms |`
+    `${f(r.loadS, 2)} s (${f(r.loadCpuS, 2)} s) | ${f(r.loadProbeP95)} ms | ${f(r.rssMb, 0)} MB | ${f(r.freshLoadS, 2)} s, ${f(r.freshRssMb, 0)} MB | ${f(r.queryP95)} ms | ${f(r.applyP50, 0)} ms | ${f(r.afterApplyP50, 0)} / ${f(r.afterApplyMax, 0)} ms | ${sqlCell(r.sql)} |`
   );
 }
 
 async function main(): Promise<void> {
+  const loadAt = process.argv.indexOf("--load-only");
+  if (loadAt >= 0) {
+    await loadOnly(process.argv[loadAt + 1] as string);
+    return;
+  }
   const childAt = process.argv.indexOf("--child");
   if (childAt >= 0) {
     await child(process.argv[childAt + 1] as string, Number(process.argv[childAt + 2]));

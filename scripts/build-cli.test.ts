@@ -1,7 +1,8 @@
 /**
  * The bundled CLI (scripts/build-cli.mjs): a build into a scratch folder of the checkout runs
  * the real commands in a child process — help without loading a command, an import, list,
- * query and a streamed export that round-trips the file — with only the SQLite driver loaded;
+ * query and a streamed export that round-trips the file — with only the SQLite driver loaded
+ * (and for the query no Prisma at all);
  * and the freshness rule of bin/load-cli.mjs (any listed source edited since the build, or gone,
  * sends the CLI back to the sources).
  */
@@ -93,6 +94,9 @@ describe("the bundled CLI", () => {
     expect(graphs.packages).not.toContain("@prisma/adapter-pg");
     const query = await runBundle("query", "httpx", "How does the Client send a request?");
     expect(query.out).toMatch(/^EDGE /m);
+    // A read needs no ORM: the graph's row and its version come through the SQLite driver alone.
+    expect(query.packages).toContain("better-sqlite3");
+    expect(query.packages.filter((p) => p.startsWith("@prisma/") || p === "pg")).toEqual([]);
     const out = path.join(tmp, "graph.json");
     expect((await runBundle("export", "httpx", "--out", out)).code).toBe(0);
     expect(fs.readFileSync(out, "utf8")).toBe(readData("graphify", "httpx", "graph.json"));

@@ -8,7 +8,10 @@
  *   npm run eval:review              the tables
  *   npm run eval:review -- --fit     also a threshold sweep on the mix of all sets, each set checked
  *   npm run eval:review -- --show N  print N misses per set with their reasons
+ *   npm run eval:review -- --by-relation  per relation, true and made-up H/M/L
+ *   npm run eval:review -- --dump F  write every review (set, truth, label, score, signals) to F as JSON
  *   npm run eval:review -- --no-embedding  mine without the learned link predictor (embed-graph.ts)
+ *   npm run eval:review -- --length3 N  also mine length-3 path rules on N head facts per relation (off by default)
  *
  * Sets:
  * - countries_S1: the test.txt edges graph.txt lacks vs the same country in a wrong region.
@@ -18,6 +21,10 @@
  *   (the rest imported with the corpus) vs the same subject and relation with a random entity.
  * - httpx: `calls` edges the code makes, removed from the graph, vs calls to functions the
  *   subject's file never calls.
+ * Check sets (printed apart, never used by `--fit`; see CHECK_SETS):
+ * - metaqa: 200 kb.txt facts removed from the import vs the same subject and relation with
+ *   another object of that relation that is not a fact.
+ * - rsl-siege-manager: 100 graphify edges removed vs a random node of the true object's file_type.
  */
 import zlib from "node:zlib";
 import type { KnowledgeGraph } from "../lib/graph/model";
@@ -239,6 +246,90 @@ function httpx(n = 30): EvalSet {
   return { name: "httpx", graph, documents, cases };
 }
 
+/**
+ * Check set (not used by `--fit`): MetaQA's WikiMovies kb.txt. A sample of distinct facts is
+ * removed from the import (only where both ends stay in the graph) vs the same subject and
+ * relation with another object of that relation (same kind, as popular as objects come) that is
+ * not a fact of the whole kb.
+ */
+function metaqa(n = 200): EvalSet {
+  const random = rng(606);
+  const text = readData("metaqa", "kb.txt");
+  const rows = parseTripleLines(text, "kb.txt");
+  const key = (s: string, r: string, o: string) => `${s}\t${r}\t${o}`;
+  const facts = new Set(rows.map((t) => key(t.subject, t.relation, t.object)));
+  const degree = new Map<string, number>();
+  for (const t of rows) for (const x of [t.subject, t.object]) degree.set(x, (degree.get(x) ?? 0) + 1);
+  // Distinct facts whose ends keep another edge once the fact is removed.
+  const distinct = [...new Map(rows.map((t) => [key(t.subject, t.relation, t.object), t])).values()].filter(
+    (t) => t.subject !== t.object && (degree.get(t.subject) ?? 0) > 1 && (degree.get(t.object) ?? 0) > 1,
+  );
+  const removed: typeof distinct = [];
+  const lost = new Map<string, number>();
+  for (const t of sample(distinct, 4 * n, random)) {
+    if (removed.length >= n) break;
+    // Both ends must keep at least one edge after every removal so far.
+    if ((degree.get(t.subject) ?? 0) - (lost.get(t.subject) ?? 0) <= 1 || (degree.get(t.object) ?? 0) - (lost.get(t.object) ?? 0) <= 1) continue;
+    removed.push(t);
+    lost.set(t.subject, (lost.get(t.subject) ?? 0) + 1);
+    lost.set(t.object, (lost.get(t.object) ?? 0) + 1);
+  }
+  const removedKeys = new Set(removed.map((t) => key(t.subject, t.relation, t.object)));
+  const kept = rows.filter((t) => !removedKeys.has(key(t.subject, t.relation, t.object)));
+  const graph = parseTriples(kept.map((t) => `${t.subject}|${t.relation}|${t.object}`).join("\n"), { source: "kb.txt" });
+  const objectsOf = new Map<string, string[]>();
+  for (const t of kept) {
+    const list = objectsOf.get(t.relation) ?? [];
+    list.push(t.object);
+    objectsOf.set(t.relation, list);
+  }
+  const cases: EvalCase[] = [];
+  for (const t of removed) {
+    const objects = objectsOf.get(t.relation) ?? [];
+    let o = pick(objects, random);
+    for (let tries = 0; tries < 50 && (o === t.subject || o === t.object || facts.has(key(t.subject, t.relation, o))); tries++) o = pick(objects, random);
+    if (o === t.subject || o === t.object || facts.has(key(t.subject, t.relation, o))) continue;
+    cases.push({ action: ins(t.subject, t.relation, t.object), truth: true });
+    cases.push({ action: ins(t.subject, t.relation, o), truth: false });
+  }
+  return { name: "metaqa", graph, documents: new Map(), cases, note: "check set: made-up objects are other objects of the same relation (same kind), not facts of kb.txt" };
+}
+
+/**
+ * Check set (not used by `--fit`): graphify's rsl-siege-manager graph (no source files in the
+ * shared data, so graph evidence only). A sample of edges removed vs the same subject and
+ * relation with a random node of the same kind (file_type) as the true object, not linked to the
+ * subject by that relation in the full graph.
+ */
+function rsl(n = 100): EvalSet {
+  const random = rng(707);
+  const doc = JSON.parse(readData("graphify", "rsl-siege-manager", "graph.json")) as { nodes: Array<Record<string, unknown>>; links: Array<Record<string, unknown>> };
+  const end = (l: Record<string, unknown>, side: "source" | "target") => String(l[side === "source" ? "_src" : "_tgt"] ?? l[side]);
+  const fullGraph = graphFromGraphifyDocument(doc as never);
+  const candidates = doc.links.filter((l) => end(l, "source") !== end(l, "target"));
+  const removed = sample(candidates, n, random);
+  const graph = graphFromGraphifyDocument({ ...doc, links: doc.links.filter((l) => !removed.includes(l)) } as never);
+  const byType = new Map<string, string[]>();
+  for (const node of graph.nodes.values()) {
+    const t = node.fileType ?? "";
+    const list = byType.get(t) ?? [];
+    list.push(node.id);
+    byType.set(t, list);
+  }
+  const cases: EvalCase[] = [];
+  for (const l of removed) {
+    const s = end(l, "source");
+    const o = end(l, "target");
+    const relation = String(l.relation);
+    if (!graph.getNode(s) || !graph.getNode(o)) continue;
+    const same = (byType.get(graph.getNode(o)?.fileType ?? "") ?? []).filter((c) => c !== s && c !== o && !hasEdge(fullGraph, s, relation, c));
+    if (same.length === 0) continue;
+    cases.push({ action: ins(qualifiedName(graph, s), relation, qualifiedName(graph, o)), truth: true });
+    cases.push({ action: ins(qualifiedName(graph, s), relation, qualifiedName(graph, pick(same, random))), truth: false });
+  }
+  return { name: "rsl-siege-manager", graph, documents: new Map(), cases, note: "check set: made-up objects are random nodes of the true object's file_type" };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Scoring
 
@@ -248,6 +339,13 @@ function httpx(n = 30): EvalSet {
  * a stated-looking sentence are worth, not used to choose thresholds.
  */
 const DIAGNOSTIC_SETS: ReadonlySet<string> = new Set(["musique-hard"]);
+
+/**
+ * Generalisation checks: sets built the same way from data the rules were never looked at on.
+ * Printed apart, never used by `--fit`, never tuned to: a change that helps a target set and
+ * hurts a check set is not kept.
+ */
+const CHECK_SETS: ReadonlySet<string> = new Set(["metaqa", "rsl-siege-manager"]);
 
 const LABEL_SCORE: Record<Confidence, number> = { HIGH: 1, MEDIUM: 0.5, LOW: 0 };
 
@@ -331,6 +429,20 @@ function printSet(name: string, rows: Scored[], show: number): Metrics {
     }
     for (const [k, g] of [...groups].sort((a, b) => b[1].true + b[1].fake - a[1].true - a[1].fake).slice(0, 25)) console.log(`  ${String(g.true).padStart(3)} true ${String(g.fake).padStart(3)} made-up  ${k}`);
   }
+  if (process.argv.includes("--by-relation")) {
+    // Per relation: true H/M/L and made-up H/M/L, the most frequent relations first.
+    const per = new Map<string, Record<"true" | "fake", Record<Confidence, number>>>();
+    for (const r of rows) {
+      const rel = r.review.action.type === "insert_edge" ? r.review.action.relation : r.review.action.type;
+      const t = per.get(rel) ?? { true: { HIGH: 0, MEDIUM: 0, LOW: 0 }, fake: { HIGH: 0, MEDIUM: 0, LOW: 0 } };
+      t[r.truth ? "true" : "fake"][r.label]++;
+      per.set(rel, t);
+    }
+    const total = (t: Record<Confidence, number>) => t.HIGH + t.MEDIUM + t.LOW;
+    for (const [rel, t] of [...per].sort((a, b) => total(b[1].true) + total(b[1].fake) - total(a[1].true) - total(a[1].fake)).slice(0, 30)) {
+      console.log(`  ${rel.slice(-60).padEnd(60)} true ${t.true.HIGH}/${t.true.MEDIUM}/${t.true.LOW}  made-up ${t.fake.HIGH}/${t.fake.MEDIUM}/${t.fake.LOW}`);
+    }
+  }
   if (show > 0) {
     const misses = rows.filter((r) => (r.truth ? r.label === "LOW" : r.label !== "LOW"));
     for (const r of misses.slice(0, show)) {
@@ -396,6 +508,7 @@ function main(): void {
   const only = args.includes("--only") ? (args[args.indexOf("--only") + 1] ?? "") : "";
   const noRules = args.includes("--no-rules");
   const embedding = !args.includes("--no-embedding");
+  const length3 = args.includes("--length3") ? Number(args[args.indexOf("--length3") + 1] ?? 60) : 0;
   const started = performance.now();
   const builders: Array<[string, () => EvalSet]> = [
     ["countries_S1", countries],
@@ -403,24 +516,38 @@ function main(): void {
     ["musique", () => musique()],
     ["httpx", () => httpx()],
     ["musique-hard", () => musique(100, true)],
+    ["metaqa", () => metaqa()],
+    ["rsl-siege-manager", () => rsl()],
   ];
+  const checks = new Map<string, Scored[]>();
   const results = new Map<string, Scored[]>();
   console.log(`Review evaluation: true missing edges vs made-up ones; default thresholds high ${DEFAULT_THRESHOLDS.high}, medium ${DEFAULT_THRESHOLDS.medium}`);
   for (const [name, build] of builders) {
     if (only && !only.split(",").includes(name)) continue;
     const set = build();
     const t0 = performance.now();
-    const rules = noRules ? null : mineGraphRules({ graph: set.graph, limits: embedding ? {} : { embeddingDim: 0 } });
+    const rules = noRules ? null : mineGraphRules({ graph: set.graph, limits: { ...(embedding ? {} : { embeddingDim: 0 }), ...(length3 > 0 ? { length3Samples: length3 } : {}) } });
     const mined = performance.now() - t0;
     const t1 = performance.now();
     const rows = run(set, rules);
     printSet(set.name, rows, show);
     if (set.note) console.log(`(${set.note})`);
     console.log(`(rules mined in ${(mined / 1000).toFixed(1)} s; ${rows.length} reviews in ${((performance.now() - t1) / 1000).toFixed(1)} s)`);
-    if (!DIAGNOSTIC_SETS.has(set.name)) results.set(set.name, rows);
+    if (CHECK_SETS.has(set.name)) checks.set(set.name, rows);
+    else if (!DIAGNOSTIC_SETS.has(set.name)) results.set(set.name, rows);
+  }
+  if (args.includes("--dump")) {
+    // Every review's set, truth, label, score and signals, for offline analysis.
+    const file = args[args.indexOf("--dump") + 1] ?? "eval-review.json";
+    const dump = [...results, ...checks].flatMap(([name, rows]) =>
+      rows.map((r) => ({ set: name, truth: r.truth, label: r.label, score: r.score, text: r.review.text, signals: r.review.signals ?? [] })),
+    );
+    fs.writeFileSync(file, JSON.stringify(dump));
   }
   const all = [...results.values()].flat();
   if (all.length > 0) printSet(`all target sets together (${[...results.keys()].join(", ")})`, all, 0);
+  const checked = [...checks.values()].flat();
+  if (checked.length > 0) printSet(`check sets together, not used by --fit (${[...checks.keys()].join(", ")})`, checked, 0);
   if (args.includes("--fit")) fit(results);
   console.log(`\n${((performance.now() - started) / 1000).toFixed(1)} s`);
 }

@@ -40,6 +40,7 @@ export default async function ReviewPage({ searchParams }: ReviewPageProps) {
     <ReviewQueue
       initialRows={toQueueRows(proposals, viewer)}
       initialComplete={first.nextCursor === null}
+      initialTotals={{ pendingActions: first.summary.pendingActions, pendingByLabel: first.summary.pendingByLabel }}
       initialFilters={parseQueueFilters(params)}
       viewer={viewer}
     />

@@ -3,6 +3,7 @@ import type { ApproveActionsResult } from "@/lib/server/approvals/approvals";
 import { fetchJson } from "./fetch-json";
 import { invalidateAfterDecision } from "./invalidate-proposals";
 import { graphKeys } from "./graph-keys";
+import { patchQueueInCache } from "./invalidate-proposals";
 import type { BodyOf } from "@/lib/api/contract";
 import type { approvalsContract } from "@/lib/server/approvals/contract";
 
@@ -25,6 +26,7 @@ export function useApproveActions() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: approveActions,
+    onSuccess: (result) => patchQueueInCache(queryClient, result.proposalId, result.actions),
     onSettled: (_data, _error, input) =>
       Promise.all([invalidateAfterDecision(queryClient), queryClient.invalidateQueries({ queryKey: graphKeys.graph(input.graph) })]),
   });

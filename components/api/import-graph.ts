@@ -1,9 +1,12 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ImportReport } from "./types";
 import { fetchJson } from "./fetch-json";
 import { graphKeys } from "./graph-keys";
 import type { BodyOf } from "@/lib/api/contract";
-import type { graphsContract } from "@/lib/server/graphs/contract";
+import type { graphsContract, graphsResponses } from "@/lib/server/graphs/contract";
+import type { z } from "zod";
+
+export type ImportProgress = z.infer<typeof graphsResponses.ImportProgress>;
 
 export type ImportFromPathInput = BodyOf<typeof graphsContract.importGraphFromPath>;
 
@@ -50,5 +53,20 @@ export function useUploadGraph() {
   return useMutation({
     mutationFn: uploadGraph,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: graphKeys.all }),
+  });
+}
+
+/**
+ * The imports running on the server with their latest progress line (`wrote 600,000 of
+ * 1,146,480 rows (250,000 rows/s)`, `building index 3 of 6 …`, `committing`), polled every
+ * second while `active` (an import request of this page is pending).
+ */
+export function useImportsInProgress(active: boolean) {
+  return useQuery({
+    queryKey: ["imports", "in-progress"],
+    queryFn: () => fetchJson<ImportProgress[]>("/api/graphs/imports"),
+    enabled: active,
+    refetchInterval: active ? 1_000 : false,
+    gcTime: 0,
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { DecisionResult } from "@/lib/server/approvals/approvals-veto";
 import { fetchJson } from "./fetch-json";
-import { invalidateAfterDecision } from "./invalidate-proposals";
+import { invalidateAfterDecision, patchQueueInCache } from "./invalidate-proposals";
 import { proposalKeys } from "./graph-keys";
 import type { BodyOf } from "@/lib/api/contract";
 import type { approvalsContract } from "@/lib/server/approvals/contract";
@@ -21,7 +21,10 @@ export function useRejectActions() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: rejectActions,
-    onSuccess: (result) => queryClient.setQueryData(proposalKeys.proposal(result.proposal.id), result.proposal),
+    onSuccess: (result) => {
+      queryClient.setQueryData(proposalKeys.proposal(result.proposal.id), result.proposal);
+      patchQueueInCache(queryClient, result.proposal.id, result.actions);
+    },
     onSettled: () => invalidateAfterDecision(queryClient),
   });
 }

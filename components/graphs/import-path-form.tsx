@@ -6,6 +6,7 @@ import { useImportGraphFromPath } from "../api/import-graph";
 import type { ImportFromPathInput } from "../api/import-graph";
 import { Spinner } from "../ui/states";
 import { ImportFeedback } from "./import-feedback";
+import { ImportProgressLines } from "./import-progress";
 
 const FORMATS = ["graphify", "triples", "bundle"] as const;
 
@@ -81,6 +82,7 @@ export function ImportPathForm() {
         </button>
         <p className="hint">Source root: for graphify graphs, the folder holding the files the graph points at.</p>
       </div>
+      <ImportProgressLines active={pending} name={typeof mutation.variables?.name === "string" ? mutation.variables.name : undefined} />
       <ImportFeedback error={mutation.error} report={mutation.data} />
     </form>
   );

@@ -7,6 +7,7 @@ import { useUploadGraph } from "../api/import-graph";
 import type { UploadGraphInput } from "../api/import-graph";
 import { Spinner } from "../ui/states";
 import { ImportFeedback } from "./import-feedback";
+import { ImportProgressLines } from "./import-progress";
 
 /** Same limits as the server (lib/server/upload); checked here too so a huge upload fails before it is sent. */
 const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
@@ -134,6 +135,7 @@ export function ImportUploadForm() {
           )}
         </button>
       </div>
+      <ImportProgressLines active={pending} name={typeof mutation.variables?.name === "string" ? mutation.variables.name : undefined} />
       <ImportFeedback error={problem ?? mutation.error} report={mutation.data} />
     </form>
   );

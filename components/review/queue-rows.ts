@@ -287,3 +287,35 @@ export function queueFiltersToParams(f: QueueFilters): URLSearchParams {
   if (f.sort !== DEFAULT_FILTERS.sort) params.set("sort", f.sort);
   return params;
 }
+
+/** What a decision's answer says about one action of a proposal (the approve and reject routes' `actions`). */
+export interface DecidedAction {
+  index: number;
+  status: string;
+  approvals?: number;
+  required?: number;
+  appliedIn?: number | null;
+}
+
+/**
+ * The queue's rows with one decision's outcome written in at once (status, approvals, the
+ * version that applied it), from the decision's own answer: the full re-read of a long queue
+ * (5,000 actions: several seconds) then runs in the background and brings the rest (copies
+ * made obsolete, other people's decisions). Rows of other proposals are returned as they were.
+ */
+export function patchQueueRows(rows: QueueRow[], proposalId: string, actions: readonly DecidedAction[]): QueueRow[] {
+  const byKey = new Map(actions.map((a) => [`${proposalId}:${a.index}`, a]));
+  if (!rows.some((r) => byKey.has(r.key))) return rows;
+  return rows.map((row) => {
+    const decided = byKey.get(row.key);
+    if (!decided) return row;
+    const status = decided.status !== "all" && (STATUS_VALUES as readonly string[]).includes(decided.status) ? (decided.status as ActionStatus) : row.status;
+    return {
+      ...row,
+      status,
+      approvals: decided.approvals ?? row.approvals,
+      required: decided.required ?? row.required,
+      appliedIn: decided.appliedIn === undefined ? row.appliedIn : decided.appliedIn,
+    };
+  });
+}

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { useRejectActions } from "../api/reject-actions";
 import { ApplyResultPanel } from "../proposals/apply-result-panel";
 import { ApprovalRecorded } from "../proposals/approval-recorded";
@@ -28,16 +28,25 @@ import { countDecisions, describeLabelStats } from "@/lib/review/count-decisions
 /** Rows drawn at first: the rest of a long queue waits for "Show more" (or j walking past the end), so it hydrates fast. */
 const PAGE_SIZE = 100;
 
+/** The server's counts of every pending action (GET /api/proposals' summary), for the header while the queue is still being read. */
+export interface QueueTotals {
+  pendingActions: number;
+  pendingByLabel: Record<"HIGH" | "MEDIUM" | "LOW", number>;
+}
+
 /** `viewer`: the signed-in person, from the page's own session check (labels and hides controls; the server decides). */
 export function ReviewQueue({
   initialRows,
   initialComplete = true,
+  initialTotals,
   initialFilters,
   viewer,
 }: {
   initialRows: QueueRow[];
   /** False when `initialRows` are the newest page only: the rest is read in the background. */
   initialComplete?: boolean;
+  /** With an incomplete first page: what the whole queue holds, so the header does not understate it meanwhile. */
+  initialTotals?: QueueTotals;
   initialFilters: QueueFilters;
   viewer: Decider;
 }) {
@@ -47,10 +56,15 @@ export function ReviewQueue({
   const loadingRest = !initialComplete && query.data === initialRows && !query.isError;
   const rows = query.data;
   const [filters, setFiltersState] = useState(initialFilters);
-  const { visible, counts } = useMemo(() => applyQueueFilters(rows, filters), [rows, filters]);
+  // The fields follow each key press at once; the rows (5,000 to filter and sort) follow when
+  // React has time, in a render a next key press interrupts.
+  const listFilters = useDeferredValue(filters);
+  const { visible, counts } = useMemo(() => applyQueueFilters(rows, listFilters), [rows, listFilters]);
   const graphs = useMemo(() => [...new Set(rows.map((r) => r.graph))].sort(), [rows]);
   const questions = useMemo(() => questionOptions(rows), [rows]);
-  const origins = useMemo(() => countQueueOrigins(rows, filters), [rows, filters]);
+  const origins = useMemo(() => countQueueOrigins(rows, listFilters), [rows, listFilters]);
+  const pendingTotal = useMemo(() => rows.reduce((n, r) => n + (r.status === "pending" ? 1 : 0), 0), [rows]);
+  const modeRows = useMemo(() => rows.filter((r) => r.status === "pending" && (!listFilters.graph || r.graph === listFilters.graph)), [rows, listFilters.graph]);
   // Counted from the rows the queue holds (every status), so the figures move with each decision.
   const decisionStats = useMemo(
     () => new Map(countDecisions({ graphs, rows: rows.map((r) => ({ graph: r.graph, kind: r.action.type, label: r.confidence, status: r.status })) }).map((s) => [s.graph, s])),
@@ -71,13 +85,18 @@ export function ReviewQueue({
   /** Why a key did nothing (a refused approve): said instead of ignoring the key silently. */
   const [keyNotice, setKeyNotice] = useState<string | null>(null);
   const [limit, setLimit] = useState(PAGE_SIZE);
-  const shown = visible.slice(0, Math.max(limit, position + 1));
+  const shownCount = Math.min(visible.length, Math.max(limit, position + 1));
+  const shown = useMemo(() => visible.slice(0, shownCount), [visible, shownCount]);
   // Viewers and signed-out readers get no buttons at all: say so once instead of leaving the Decision column blank.
   // (A reviewer under an admins-only policy sees the refusal on each row instead.)
-  const readOnly = visible.every((r) => {
-    const d = decisionFor(actor, decisionSubjectOf(r), r.policy);
-    return !d.canDecide && d.refusal === null;
-  });
+  const readOnly = useMemo(
+    () =>
+      visible.every((r) => {
+        const d = decisionFor(actor, decisionSubjectOf(r), r.policy);
+        return !d.canDecide && d.refusal === null;
+      }),
+    [visible, actor],
+  );
 
   useEffect(() => {
     // For the e2e timing: set once React has attached its handlers.
@@ -91,6 +110,7 @@ export function ReviewQueue({
   };
 
   const select = useCallback((key: string) => setSelection((s) => ({ key, index: s.index })), []);
+  const onHelp = useCallback(() => setShowHelp(true), []);
   const { approve: approveTarget } = approval;
   const approve = useCallback(
     (row: QueueRow) => {
@@ -133,11 +153,10 @@ export function ReviewQueue({
     } else rejectRow(selected);
   });
 
-  const pendingTotal = rows.filter((r) => r.status === "pending").length;
   return (
     <div className="stack review-queue" ref={rootRef} data-testid="review-queue" data-selected={selected?.key ?? ""} data-visible={visible.length}>
-      <QueueHeader rows={rows} onHelp={() => setShowHelp(true)} />
-      <QueueMode rows={rows.filter((r) => r.status === "pending" && (!filters.graph || r.graph === filters.graph))} />
+      <QueueHeader rows={rows} totals={loadingRest ? initialTotals : undefined} onHelp={onHelp} />
+      <QueueMode rows={modeRows} />
       {keyNotice ? (
         <p className="notice notice--warning" role="status" data-testid="key-notice">
           {keyNotice}{" "}
@@ -167,7 +186,9 @@ export function ReviewQueue({
       ) : null}
       {loadingRest ? (
         <p className="muted small" role="status" data-testid="queue-loading-rest">
-          Showing the newest proposals; reading older ones…
+          {initialTotals && initialTotals.pendingActions > pendingTotal
+            ? `Listing the newest ${pendingTotal.toLocaleString("en")} of ${initialTotals.pendingActions.toLocaleString("en")} pending actions; reading the older ones…`
+            : "Showing the newest proposals; reading older ones…"}
         </p>
       ) : null}
       {query.isRefetchError ? (
@@ -195,7 +216,7 @@ export function ReviewQueue({
           <QueueFiltersBar filters={filters} counts={counts} graphs={graphs} questions={questions} origins={origins} onChange={setFilters} />
           {visible.length === 0 ? (
             <div className="card" data-testid="queue-empty">
-              {pendingTotal === 0 && filters.status === "pending" ? (
+              {pendingTotal === 0 && listFilters.status === "pending" ? (
                 <EmptyState title="All caught up">
                   <p className="muted">Every proposed change has been decided. Decided actions stay in the history.</p>
                   <button type="button" className="button" onClick={() => setFilters({ ...filters, status: "all" })}>

@@ -6,6 +6,7 @@
  * Names keep their commas ("Johnnycake, West Virginia"): `h, r` is split at the comma where the
  * right part names a graph relation and the left part a node, preferring the last comma.
  */
+import { DerivedCache, type GraphDelta } from "../graph/derived-cache";
 import type { KnowledgeGraph } from "../graph/model";
 import { normalizeLabel } from "../graph/normalize";
 import { resolveName } from "../graph/resolve-name";
@@ -15,7 +16,16 @@ import type { AskEntity } from "./types";
 /** At most this many nodes stand for one ambiguous name. */
 const MAX_AMBIGUOUS = 10;
 
-const relationSets = new WeakMap<KnowledgeGraph, { size: number; byNorm: Map<string, string> }>();
+interface RelationNames {
+  /** Normalised name → the first relation of that name in edge order. */
+  byNorm: Map<string, string>;
+  /** Edges per relation, and the relations present per normalised name. */
+  counts: Map<string, number>;
+  spellings: Map<string, string[]>;
+}
+
+/** Per graph version, advanced with it (lib/graph/derived-cache.ts). */
+const relationSets = new DerivedCache<RelationNames>({ build: buildRelationNames, advance: advanceRelationNames });
 
 /** `Starred Actors`, `starred-actors`, `starred_actors` → `starred actors`. */
 export function normalizeRelationName(text: string): string {
@@ -25,13 +35,60 @@ export function normalizeRelationName(text: string): string {
     .trim();
 }
 
-function relationIndex(graph: KnowledgeGraph): Map<string, string> {
-  const hit = relationSets.get(graph);
-  if (hit && hit.size === graph.edges.size) return hit.byNorm;
+function relationIndex(graph: KnowledgeGraph): ReadonlyMap<string, string> {
+  return relationSets.get(graph).byNorm;
+}
+
+function buildRelationNames(graph: KnowledgeGraph): RelationNames {
+  const counts = new Map<string, number>();
+  // Normalising once per spelling, not per edge.
+  for (const e of graph.edges.values()) counts.set(e.relation, (counts.get(e.relation) ?? 0) + 1);
   const byNorm = new Map<string, string>();
-  for (const e of graph.edges.values()) if (!byNorm.has(normalizeRelationName(e.relation))) byNorm.set(normalizeRelationName(e.relation), e.relation);
-  relationSets.set(graph, { size: graph.edges.size, byNorm });
-  return byNorm;
+  const spellings = new Map<string, string[]>();
+  for (const relation of counts.keys()) {
+    const norm = normalizeRelationName(relation);
+    if (!byNorm.has(norm)) byNorm.set(norm, relation);
+    const list = spellings.get(norm);
+    if (list) list.push(relation);
+    else spellings.set(norm, [relation]);
+  }
+  return { byNorm, counts, spellings };
+}
+
+/**
+ * The names of `graph` from those of `delta.previous`: counts patched, a name's entry set when
+ * its only spelling comes or goes. Where a changed name has several spellings, which comes first
+ * in edge order may move: built again then (rare, and only on graphs with such spellings).
+ */
+function advanceRelationNames(old: RelationNames, delta: GraphDelta, graph: KnowledgeGraph): RelationNames | null {
+  const counts = new Map(old.counts);
+  const moved = new Set<string>();
+  for (const key of delta.edges) {
+    for (const [e, by] of [[delta.previous.edges.get(key), -1], [graph.edges.get(key), 1]] as const) {
+      if (!e) continue;
+      const n = (counts.get(e.relation) ?? 0) + by;
+      if (n > 0) counts.set(e.relation, n);
+      else counts.delete(e.relation);
+      moved.add(e.relation);
+    }
+  }
+  if (moved.size === 0) return { ...old };
+  const byNorm = new Map(old.byNorm);
+  const spellings = new Map(old.spellings);
+  for (const relation of moved) {
+    const norm = normalizeRelationName(relation);
+    const present = (old.spellings.get(norm) ?? []).filter((r) => counts.has(r) && r !== relation);
+    if (counts.has(relation)) present.push(relation);
+    if (present.length > 1 || (old.spellings.get(norm)?.length ?? 0) > 1) return null;
+    if (present.length === 0) {
+      byNorm.delete(norm);
+      spellings.delete(norm);
+    } else {
+      byNorm.set(norm, present[0] as string);
+      spellings.set(norm, present);
+    }
+  }
+  return { byNorm, counts, spellings };
 }
 
 /** The graph relation a written name means (exactly, or up to case and separators); null if none. */

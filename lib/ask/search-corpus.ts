@@ -8,6 +8,7 @@
  * its best sentences (those holding the most query terms), verbatim, with the document id.
  */
 import MiniSearch from "minisearch";
+import { findAncestor } from "../graph/derived-cache";
 import type { KnowledgeGraph } from "../graph/model";
 import { normalizeLabel } from "../graph/normalize";
 import type { CorpusDocument } from "../import/corpus";
@@ -145,7 +146,9 @@ export function getCorpusIndex({ graph, documents }: { graph: KnowledgeGraph; do
   const signature = signatureOf(documents);
   const hit = cache.get(graph);
   if (hit && hit.signature === signature) return hit;
-  const built = buildIndex(documents, signature);
+  // A version advanced from one indexed with the same documents shares its index: it reads the documents only.
+  const ancestor = findAncestor(graph, (g) => cache.get(g)?.signature === signature)?.previous;
+  const built = (ancestor && cache.get(ancestor)) || buildIndex(documents, signature);
   cache.set(graph, built);
   return built;
 }

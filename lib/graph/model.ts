@@ -7,9 +7,14 @@
  * - Each node and edge keeps its original record (`attrs`, lossless, in file key order) so an
  *   unchanged graph exports byte-identical to what was imported.
  * - Adjacency indexes (out, in, by normalised label) make neighbourhood queries O(degree).
+ * - Edges are held in columns (lib/graph/edge-store.ts: interned strings, typed arrays, CSR
+ *   adjacency, records kept as stored text until read); a `GraphEdge` is made when it is read, so
+ *   two reads of one edge give equal objects, not the same one. Treat edges as values.
  */
 import type { JsonObject, JsonValue } from "../json/lossless-json";
 import { jsonNumber } from "../json/lossless-json";
+import type { GraphEdge } from "./edge-store";
+import { EdgeStore, isPlainTriple } from "./edge-store";
 import { normalizeLabel } from "./normalize";
 
 export type Community = string | number | null;
@@ -30,18 +35,8 @@ export interface GraphNode {
   ord?: number;
 }
 
-export interface GraphEdge {
-  /** Stable edge key within the graph (`e<n>` at import). */
-  key: string;
-  /** Subject node id (graphify `_src` when present, else `source`). */
-  source: string;
-  /** Object node id. */
-  target: string;
-  relation: string;
-  attrs: JsonObject;
-  /** Position in the file order, like GraphNode.ord. */
-  ord?: number;
-}
+/** An edge as readers see it (defined beside the columns that hold it; made when read). */
+export type { GraphEdge } from "./edge-store";
 
 /** What a graph file held besides nodes and links, in key order (graph, hyperedges, extra keys…). */
 export interface GraphMeta {
@@ -103,6 +98,16 @@ export interface GraphChanges {
 }
 
 /**
+ * Where a version came from: the graph it was advanced (or overlaid) from, held weakly, and the
+ * changes between them (their keys are the items that differ; read each side's state from its
+ * graph). Derived indexes (lib/graph/derived-cache.ts) advance with it instead of rebuilding.
+ */
+export interface GraphOrigin {
+  readonly previous: WeakRef<KnowledgeGraph>;
+  readonly changes: GraphChanges;
+}
+
+/**
  * A graph object always shows the same version: a newer version is a new object. The newest one
  * holds the maps; an older one reads through the newer graph plus the states it held for what
  * changed since (an overlay of the size of the change). So caches keyed by the graph object (the
@@ -110,28 +115,34 @@ export interface GraphChanges {
  */
 export class KnowledgeGraph {
   private nodeMap = new Map<string, GraphNode>();
-  private edgeMap = new Map<string, GraphEdge>();
-  private outIndex = new Map<string, Set<string>>();
-  private inIndex = new Map<string, Set<string>>();
+  private store = new EdgeStore();
   private normIndex = new Map<string, Set<string>>();
   private nextEdgeNumber = 0;
   private nextNodeOrd = 0;
   private nextEdgeOrd = 0;
   /** Set when this is an older version read through a newer graph (read-only then). */
   private view: VersionView | null = null;
+  /** Set by advance and overlay: see GraphOrigin. */
+  private originOf: GraphOrigin | null = null;
   /**
    * The maps as readers see them: one object per graph for its whole life, reading this
    * version's items wherever they are held (so holding `graph.nodes` across an advance is safe).
    */
   readonly nodes: ReadonlyMap<string, GraphNode> = new StableMap(() => (this.view ? this.view.nodes : this.nodeMap));
-  readonly edges: ReadonlyMap<string, GraphEdge> = new StableMap(() => (this.view ? this.view.edges : this.edgeMap));
+  readonly edges: ReadonlyMap<string, GraphEdge> = new StableMap(() => (this.view ? this.view.edges : this.store));
 
   constructor(readonly meta: GraphMeta = { top: {}, linksKey: "links" }) {}
+
+  /** The graph this version was advanced or overlaid from, and the changes (null for a loaded or built graph). */
+  get origin(): GraphOrigin | null {
+    return this.originOf;
+  }
 
   /** A read-only graph: `base` with `changes` laid over it (an older version, from inverse changes). */
   static overlay(base: KnowledgeGraph, changes: GraphChanges): KnowledgeGraph {
     const graph = new KnowledgeGraph(base.meta);
     graph.view = new VersionView(base, changes);
+    graph.originOf = { previous: new WeakRef(base), changes };
     return graph;
   }
 
@@ -152,32 +163,29 @@ export class KnowledgeGraph {
     for (const [id, node] of changes.nodes) {
       if (node && node.id !== id) throw new Error(`node ${JSON.stringify(id)} is stored under another id (${JSON.stringify(node.id)})`);
       if (node) continue;
-      for (const index of [this.outIndex, this.inIndex]) {
-        for (const key of index.get(id) ?? []) {
-          const edge = changes.edges.has(key) ? changes.edges.get(key) : this.edgeMap.get(key);
+      for (const out of [true, false]) {
+        for (const key of this.store.adjacentKeys(id, out)) {
+          const edge = changes.edges.has(key) ? changes.edges.get(key) : this.store.get(key);
           if (edge && (edge.source === id || edge.target === id)) throw new Error(`node ${JSON.stringify(id)} would be removed while edge ${key} uses it`);
         }
       }
     }
     const before: GraphChanges = { nodes: new Map(), edges: new Map() };
     for (const id of changes.nodes.keys()) before.nodes.set(id, this.nodeMap.get(id) ?? null);
-    for (const key of changes.edges.keys()) before.edges.set(key, this.edgeMap.get(key) ?? null);
+    for (const key of changes.edges.keys()) before.edges.set(key, this.store.get(key) ?? null);
     const next = new KnowledgeGraph(this.meta);
     next.nodeMap = this.nodeMap;
-    next.edgeMap = this.edgeMap;
-    next.outIndex = this.outIndex;
-    next.inIndex = this.inIndex;
+    next.store = this.store;
     next.normIndex = this.normIndex;
     next.nextEdgeNumber = this.nextEdgeNumber;
     next.nextNodeOrd = this.nextNodeOrd;
     next.nextEdgeOrd = this.nextEdgeOrd;
     next.applyInPlace(changes);
     this.nodeMap = new Map();
-    this.edgeMap = new Map();
-    this.outIndex = new Map();
-    this.inIndex = new Map();
+    this.store = new EdgeStore();
     this.normIndex = new Map();
     this.view = new VersionView(next, before);
+    next.originOf = { previous: new WeakRef(this), changes };
     return next;
   }
 
@@ -185,20 +193,13 @@ export class KnowledgeGraph {
   private applyInPlace(changes: GraphChanges): void {
     let nodesOutOfOrder = false;
     let edgesOutOfOrder = false;
-    for (const key of changes.edges.keys()) {
-      const old = this.edgeMap.get(key);
-      if (!old) continue;
-      this.outIndex.get(old.source)?.delete(key);
-      this.inIndex.get(old.target)?.delete(key);
-      if (!changes.edges.get(key)) this.edgeMap.delete(key);
-    }
+    for (const [key, edge] of changes.edges) if (!edge) this.store.delete(key);
     for (const [id, node] of changes.nodes) {
       const old = this.nodeMap.get(id);
       if (old) this.unindexLabel(old);
       if (!node) {
         this.nodeMap.delete(id);
-        this.outIndex.delete(id);
-        this.inIndex.delete(id);
+        this.store.dropNode(id);
         continue;
       }
       if (node.ord === undefined) node.ord = this.nextNodeOrd;
@@ -206,27 +207,28 @@ export class KnowledgeGraph {
       if (!old && node.ord < this.nextNodeOrd) nodesOutOfOrder = true;
       this.nextNodeOrd = Math.max(this.nextNodeOrd, node.ord + 1);
       this.nodeMap.set(id, node);
+      this.store.internNode(id);
       this.indexLabel(node);
     }
     for (const [key, edge] of changes.edges) {
       if (!edge) continue;
       const ord = edge.ord ?? this.nextEdgeOrd;
-      if (!this.edgeMap.has(key) && ord < this.nextEdgeOrd) edgesOutOfOrder = true;
+      if (!this.store.has(key) && ord < this.nextEdgeOrd) edgesOutOfOrder = true;
       this.nextEdgeOrd = Math.max(this.nextEdgeOrd, ord + 1);
-      const m = /^e(\d+)$/.exec(key);
-      if (m) this.nextEdgeNumber = Math.max(this.nextEdgeNumber, Number(m[1]) + 1);
-      this.edgeMap.set(key, edge.ord === undefined ? { ...edge, ord } : edge);
-      addTo(this.outIndex, edge.source, key);
-      addTo(this.inIndex, edge.target, key);
+      const n = edgeNumberOf(key);
+      if (n >= this.nextEdgeNumber) this.nextEdgeNumber = n + 1;
+      this.store.put(key, edge.source, edge.target, edge.relation, ord, recordOf(edge));
     }
     // Readers iterate in stored order (a fresh load reads rows by ord): re-sort only when an item
     // came back at an earlier position — O(graph), and only for such changes.
     if (nodesOutOfOrder) this.nodeMap = sortedByOrd(this.nodeMap);
-    if (edgesOutOfOrder) this.edgeMap = sortedByOrd(this.edgeMap);
+    if (edgesOutOfOrder) this.store.sortByOrd();
   }
 
   private writable(): void {
     if (this.view) throw new Error("an older version of a graph is read-only");
+    // Changed in place: the changes since its origin no longer say how it differs from it.
+    this.originOf = null;
   }
 
   addNode(node: GraphNode): void {
@@ -235,6 +237,7 @@ export class KnowledgeGraph {
     if (node.ord === undefined) node.ord = this.nextNodeOrd;
     this.nextNodeOrd = Math.max(this.nextNodeOrd, node.ord + 1);
     this.nodeMap.set(node.id, node);
+    this.store.internNode(node.id);
     this.indexLabel(node);
   }
 
@@ -257,31 +260,48 @@ export class KnowledgeGraph {
 
   /** Add an edge; `key` defaults to the next `e<n>`. Both endpoints must exist. */
   addEdge(edge: Omit<GraphEdge, "key"> & { key?: string }): GraphEdge {
-    this.writable();
-    if (!this.nodeMap.has(edge.source)) throw new Error(`edge from unknown node ${JSON.stringify(edge.source)}`);
-    if (!this.nodeMap.has(edge.target)) throw new Error(`edge to unknown node ${JSON.stringify(edge.target)}`);
     const key = edge.key ?? `e${this.nextEdgeNumber}`;
+    const ord = this.addEdgeRow(key, edge.source, edge.target, edge.relation, edge.ord, recordOf(edge));
+    return { key, source: edge.source, target: edge.target, relation: edge.relation, attrs: edge.attrs, ord };
+  }
+
+  /**
+   * Add an edge from its stored columns without making an edge object (a load adds millions):
+   * `data` is the stored record, null for the plain `{relation, source, target}`, else its JSON
+   * text (parsed when the edge's `attrs` are first read) or the record. Returns its ord.
+   */
+  addEdgeRow(key: string, source: string, target: string, relation: string, ord: number | undefined, data: JsonObject | string | null): number {
+    this.writable();
+    const s = this.store.nodeIndexOf(source);
+    if (s < 0) throw new Error(`edge from unknown node ${JSON.stringify(source)}`);
+    const t = this.store.nodeIndexOf(target);
+    if (t < 0) throw new Error(`edge to unknown node ${JSON.stringify(target)}`);
+    const at = ord ?? this.nextEdgeOrd;
+    if (!this.store.appendRow(key, s, t, relation, at, data)) throw new Error(`duplicate edge key ${key}`);
     const n = edgeNumberOf(key);
     if (n >= this.nextEdgeNumber) this.nextEdgeNumber = n + 1;
-    if (this.edgeMap.has(key)) throw new Error(`duplicate edge key ${key}`);
-    const ord = edge.ord ?? this.nextEdgeOrd;
-    this.nextEdgeOrd = Math.max(this.nextEdgeOrd, ord + 1);
-    // A literal, not a spread: one shape for every edge, and a load adds millions.
-    const full: GraphEdge = { key, source: edge.source, target: edge.target, relation: edge.relation, attrs: edge.attrs, ord };
-    this.edgeMap.set(key, full);
-    addTo(this.outIndex, full.source, key);
-    addTo(this.inIndex, full.target, key);
-    return full;
+    if (at >= this.nextEdgeOrd) this.nextEdgeOrd = at + 1;
+    return at;
+  }
+
+  /** Room for `edges` more edges (a load that knows its row count sizes the columns once). */
+  reserveEdges(edges: number): void {
+    this.store.reserve(edges);
+  }
+
+  /** Build the adjacency index now (else the first neighbourhood query builds it): the end of a load. */
+  buildIndexes(): void {
+    if (!this.view) this.store.buildIndex();
   }
 
   /** Keys of the edges leaving a node (those of this version). */
   outEdgeKeys(id: string): Iterable<string> {
-    return this.view ? this.view.adjacentKeys(id, "out") : (this.outIndex.get(id) ?? EMPTY);
+    return this.view ? this.view.adjacentKeys(id, "out") : this.store.adjacentKeys(id, true);
   }
 
   /** Keys of the edges entering a node. */
   inEdgeKeys(id: string): Iterable<string> {
-    return this.view ? this.view.adjacentKeys(id, "in") : (this.inIndex.get(id) ?? EMPTY);
+    return this.view ? this.view.adjacentKeys(id, "in") : this.store.adjacentKeys(id, false);
   }
 
   getNode(id: string): GraphNode | undefined {
@@ -294,21 +314,23 @@ export class KnowledgeGraph {
   }
 
   outEdges(id: string): GraphEdge[] {
-    return this.edgesOf(this.outEdgeKeys(id));
+    return this.view ? this.edgesOf(this.outEdgeKeys(id)) : this.store.adjacentEdges(id, true);
   }
 
   inEdges(id: string): GraphEdge[] {
-    return this.edgesOf(this.inEdgeKeys(id));
+    return this.view ? this.edgesOf(this.inEdgeKeys(id)) : this.store.adjacentEdges(id, false);
   }
 
   /** Edges touching a node in either direction (a self-loop once). */
   incidentEdges(id: string): GraphEdge[] {
+    if (!this.view) return this.store.incidentEdges(id);
     const keys = new Set<string>([...this.outEdgeKeys(id), ...this.inEdgeKeys(id)]);
     return this.edgesOf(keys);
   }
 
   /** Visit edges touching a node (a self-loop twice) without building arrays: the hot path of expansion. */
   forEachIncident(id: string, visit: (edge: GraphEdge) => void): void {
+    if (!this.view) return this.store.forEachIncident(id, visit);
     const edges = this.edges;
     for (const keys of [this.outEdgeKeys(id), this.inEdgeKeys(id)]) {
       for (const k of keys) {
@@ -320,7 +342,7 @@ export class KnowledgeGraph {
 
   degree(id: string): number {
     if (this.view) return this.view.adjacentKeys(id, "out").length + this.view.adjacentKeys(id, "in").length;
-    return (this.outIndex.get(id)?.size ?? 0) + (this.inIndex.get(id)?.size ?? 0);
+    return this.store.degree(id);
   }
 
   neighborIds(id: string): Set<string> {
@@ -354,14 +376,21 @@ export class KnowledgeGraph {
 
 const EMPTY: ReadonlySet<string> = new Set();
 
-/** n for a key `e<n>` (what /^e(\d+)$/ matches), else -1; without a regex: it runs for every edge of a load. */
+/** What the edge store keeps of an edge's record: null when it is the plain triple the columns give. */
+function recordOf(edge: Omit<GraphEdge, "key">): JsonObject | null {
+  return isPlainTriple(edge.attrs, edge.source, edge.target, edge.relation) ? null : edge.attrs;
+}
+
+/** n for a key `e<n>` (what /^e(\d+)$/ matches), else -1; without a regex or a copy: it runs for every edge of a load. */
 function edgeNumberOf(key: string): number {
   if (key.length < 2 || key.charCodeAt(0) !== 101) return -1;
+  let n = 0;
   for (let i = 1; i < key.length; i++) {
     const c = key.charCodeAt(i);
     if (c < 48 || c > 57) return -1;
+    n = n * 10 + (c - 48);
   }
-  return Number(key.slice(1));
+  return key.length <= 16 ? n : Number(key.slice(1));
 }
 
 function labelKeys(node: GraphNode): string[] {
@@ -531,10 +560,4 @@ class VersionView {
     for (const id of added ?? []) ids.add(id);
     return ids;
   }
-}
-
-function addTo(index: Map<string, Set<string>>, id: string, key: string): void {
-  let set = index.get(id);
-  if (!set) index.set(id, (set = new Set()));
-  set.add(key);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AppError } from "../errors";
 import { readData } from "../test/data";
-import { parseLabelFile, parseTriples } from "./parse-triples";
+import { parseLabelFile, parseTripleLines, parseTriples } from "./parse-triples";
 
 describe("plain triples", () => {
   it("imports MetaQA's s|r|o knowledge base", () => {
@@ -27,6 +27,16 @@ describe("plain triples", () => {
     expect(graph.nodes.size).toBe(2);
     expect(graph.edges.size).toBe(2);
     expect(graph.getNode("a")?.label).toBe("a");
+  });
+
+  it("reads fields and line numbers as a split of each line would", () => {
+    const text = "  \t \n a \t r1\t b \r\n#x\ty\tz\n\t\t\nc\tr2\td\n   \n";
+    expect(parseTripleLines(text)).toEqual([
+      { subject: "a", relation: "r1", object: "b", line: 2 },
+      { subject: "c", relation: "r2", object: "d", line: 5 },
+    ]);
+    expect(parseTripleLines("x|y|z")).toEqual([{ subject: "x", relation: "y", object: "z", line: 1 }]);
+    expect(() => parseTripleLines("a\tb\tc\td\n")).toThrow("line 1: expected 3 tab-separated fields (subject, relation, object), found 4");
   });
 
   it("uses a label map (FB15k-237 entity2text)", () => {

@@ -13,8 +13,9 @@
  * equally relevant edges. Label relevance counts only the words outside the mentions ("send",
  * "request" in "how does Client send a request"; not "Fear" for "Cradle of Fear").
  */
+import { DerivedCache } from "../graph/derived-cache";
 import type { GraphEdge, KnowledgeGraph, Triple } from "../graph/model";
-import { edgeOrdinal, getQueryIndex, isHub, labelRelevance, nodeEntry, prepareTerms, questionFocus, questionTerms } from "./query-graph";
+import { edgeOrdinal, getQueryIndex, isHub, isPartOfBiggerGraph, labelRelevance, nodeEntry, prepareTerms, questionFocus, questionTerms } from "./query-graph";
 import { asksForSibling, getRelationRanker } from "./rank-relations";
 
 export interface ExpandHopsOptions {
@@ -199,17 +200,41 @@ const MAX_ANCHOR_DEGREE = 2000;
 const HUB_EDGE_BUDGET = 250;
 /** Nodes above this degree are read relation by relation (and their groups cached). */
 const GROUPED_DEGREE = 200;
-const groupCache = new WeakMap<KnowledgeGraph, Map<string, Map<string, GraphEdge[]>>>();
+/**
+ * Per graph version: hubs' incident edges grouped by relation. Built for every high-degree node
+ * at once ("warm" then means no first-visit cost); a version advanced from one that has them
+ * regroups only the nodes the change touched (lib/graph/derived-cache.ts).
+ */
+const groupCache = new DerivedCache<Map<string, Map<string, GraphEdge[]>>>({
+  build(graph) {
+    const perNode = new Map<string, Map<string, GraphEdge[]>>();
+    // Not for a part of a bigger graph: it reads the adjacency of the nodes expanded only.
+    if (!isPartOfBiggerGraph(graph)) for (const nodeId of graph.nodes.keys()) if (graph.degree(nodeId) > GROUPED_DEGREE) perNode.set(nodeId, groupByRelation(graph, nodeId));
+    return perNode;
+  },
+  advance(old, delta, graph) {
+    if (isPartOfBiggerGraph(graph)) return null;
+    const touched = new Set(delta.nodes);
+    for (const key of delta.edges) {
+      for (const edge of [delta.previous.edges.get(key), graph.edges.get(key)]) if (edge) touched.add(edge.source).add(edge.target);
+    }
+    const perNode = new Map(old);
+    for (const id of touched) {
+      perNode.delete(id);
+      if (graph.getNode(id) && graph.degree(id) > GROUPED_DEGREE) perNode.set(id, groupByRelation(graph, id));
+    }
+    return perNode;
+  },
+});
+
+/** The hub groups kept for a graph version (tests compare them with grouping afresh). */
+export function cachedRelationGroups(graph: KnowledgeGraph): ReadonlyMap<string, ReadonlyMap<string, readonly GraphEdge[]>> {
+  return groupCache.get(graph);
+}
 
 /** A hub's incident edges grouped by relation (cached per graph), most relevant relation first. */
 function relationGroups(graph: KnowledgeGraph, id: string, relevance: (relation: string) => number): GraphEdge[][] {
-  let perNode = groupCache.get(graph);
-  if (!perNode) {
-    // Built for every high-degree node at once: "warm" then means no first-visit cost.
-    perNode = new Map();
-    for (const nodeId of graph.nodes.keys()) if (graph.degree(nodeId) > GROUPED_DEGREE) perNode.set(nodeId, groupByRelation(graph, nodeId));
-    groupCache.set(graph, perNode);
-  }
+  const perNode = groupCache.get(graph);
   let groups = perNode.get(id);
   if (!groups) perNode.set(id, (groups = groupByRelation(graph, id)));
   return [...groups.entries()]

@@ -15,12 +15,14 @@
  * - when no seed has an edge of the kind a question asks for ("what calls X"), traversal falls
  *   back to all edges instead of returning nothing.
  */
+import { DerivedCache, type GraphDelta, LayeredMap } from "../graph/derived-cache";
 import type { GraphEdge, GraphNode, KnowledgeGraph, Triple } from "../graph/model";
 import { stripCallSuffix, tokenize } from "../graph/normalize";
 import { identifierWords } from "../graph/resolve-name";
 import { getHeuristicIndex } from "../providers/heuristic/graph-index";
 import { findQuestionEntities } from "../providers/heuristic/question-entities";
 import { getRelationRanker } from "./rank-relations";
+import { SegmentText } from "./segment-text";
 
 export interface QueryGraphOptions {
   graph: KnowledgeGraph;
@@ -164,186 +166,375 @@ interface TermStats {
 }
 
 export interface QueryIndex {
-  readonly entries: NodeEntry[];
-  readonly byId: Map<string, number>;
+  /** By entry number; an advanced index has holes where nodes were removed (new nodes go last). */
+  readonly entries: readonly (NodeEntry | undefined)[];
+  readonly byId: LayeredMap<string, number>;
   /** Degree at or above which traversal does not expand a node: max(50, p99). */
   readonly hubDegree: number;
   /** Relations and edge contexts present, for "restrict only when such edges exist". */
-  readonly edgeKinds: Set<string>;
-  readonly phrases: Map<string, number[]>;
+  readonly edgeKinds: ReadonlySet<string>;
+  readonly phrases: LayeredMap<string, readonly number[]>;
   /** Label words of MIN_WORD_PREFIX+ characters → entries, for "question word begins with a label word". */
-  readonly words: Map<string, number[]>;
+  readonly words: LayeredMap<string, readonly number[]>;
   readonly maxPhraseWords: number;
-  readonly labelText: string;
-  readonly labelStarts: Int32Array;
-  readonly fileText: string;
-  readonly fileStarts: Int32Array;
-  readonly fileEntries: Int32Array;
+  /** Normalised labels by entry, and source paths (lower case), for substring search. */
+  readonly labels: SegmentText;
+  readonly files: SegmentText;
   readonly termCache: Map<string, TermStats>;
   readonly relationStems: Map<string, string[]>;
-  readonly relationStemSet: Set<string>;
+  readonly relationStemSet: ReadonlySet<string>;
   readonly signature: string;
+  /** Nodes of the whole graph (the idf's N): `entries.length` unless the graph is a part of one. */
+  readonly nodeCount: number;
+  /** What advancing the index patches: every node's degree (sorted), edges per relation and context, per relation. */
+  readonly degrees: Int32Array;
+  readonly kindCounts: ReadonlyMap<string, number>;
+  readonly relationCounts: ReadonlyMap<string, number>;
+}
+
+/**
+ * Whole-graph figures for a graph object that holds only the part of a bigger graph a question
+ * reads (SQL retrieval on PostgreSQL, lib/server/graphs/sql-retrieval.ts). With them the index of
+ * the part scores as the whole graph's would: the idf's N, the hub degree and the graph's edge
+ * kinds come from here instead of from the part's own nodes and edges.
+ */
+export interface WholeGraphStatistics {
+  nodeCount: number;
+  hubDegree: number;
+  /** Relations and string `context` values of every edge. */
+  edgeKinds: ReadonlySet<string>;
+  relations: readonly string[];
+}
+
+const wholeGraph = new WeakMap<KnowledgeGraph, WholeGraphStatistics>();
+
+/** Declare `graph` a part of a bigger graph whose figures are `statistics` (before its first query). */
+export function setWholeGraphStatistics(graph: KnowledgeGraph, statistics: WholeGraphStatistics): void {
+  wholeGraph.set(graph, statistics);
+  indexes.forget(graph);
+}
+
+/** Whether `graph` is a part of a bigger graph: per-graph caches then cover only the nodes asked about. */
+export function isPartOfBiggerGraph(graph: KnowledgeGraph): boolean {
+  return wholeGraph.has(graph);
 }
 
 const TERM_CACHE_MAX = 4096;
 const MIN_WORD_PREFIX = 4;
-const indexes = new WeakMap<KnowledgeGraph, QueryIndex>();
+const MAX_PHRASE_WORDS = 12;
 
 function signatureOf(graph: KnowledgeGraph): string {
   return `${graph.nodes.size}/${graph.edges.size}`;
 }
 
 /**
- * The retrieval index of a graph, built once per graph instance and rebuilt when its node or
- * edge count changes. A change that keeps both counts (an in-place relabel) must call
- * `forgetQueryIndex`: the model has no revision counter to notice it.
+ * The retrieval index of a graph version, built once per graph object (lib/graph/derived-cache.ts:
+ * rebuilt when its node or edge count changes) and, for a version advanced from one that has it,
+ * advanced by the change instead of rebuilt. A change that keeps both counts on the same object
+ * (an in-place relabel) must call `forgetQueryIndex`: the model has no revision counter.
  */
 export function getQueryIndex(graph: KnowledgeGraph): QueryIndex {
-  const cached = indexes.get(graph);
-  if (cached && cached.signature === signatureOf(graph)) return cached;
-  const built = buildIndex(graph);
-  indexes.set(graph, built);
+  const index = indexes.get(graph);
   // Part of retrieval's one-time cost: the mention index that finds the question's entities
   // (`questionFocus`) and the relation ranker's statistics.
   getHeuristicIndex(graph);
   getRelationRanker(graph);
-  return built;
+  return index;
 }
 
 export function forgetQueryIndex(graph: KnowledgeGraph): void {
-  indexes.delete(graph);
+  indexes.forget(graph);
+}
+
+/** How many query indexes were built whole and how many advanced with a version (benchmarks, tests). */
+export function queryIndexStats(): { built: number; advanced: number } {
+  return indexes.stats();
+}
+
+const indexes = new DerivedCache<QueryIndex>({
+  build: buildIndex,
+  // A part of a bigger graph takes its figures from outside: always built. So is an index whose
+  // holes (entries of removed nodes) have grown to a quarter of it.
+  advance: (index, delta, graph) =>
+    wholeGraph.has(graph) || wholeGraph.has(delta.previous) || index.entries.length - index.nodeCount > Math.max(1024, index.nodeCount / 4) ? null : advanceIndex(index, delta, graph),
+});
+
+/** What an entry adds to the word and phrase tables, and its label as the text search sees it. */
+interface EntryKeys {
+  words: string[];
+  phrase: string | null;
+  phraseWords: number;
+}
+
+function entryOf(node: GraphNode, degree: number): { entry: NodeEntry; keys: EntryKeys } {
+  const norm = node.normLabel.replace(/\n/g, " ");
+  const bare = stripCallSuffix(norm);
+  const labelWords = identifierWords(node.label);
+  const tokens = tokenize(node.label);
+  return {
+    entry: { node, norm, bare, core: bare.replace(/^_+|_+$/g, ""), words: ` ${labelWords.join(" ")} `, degree },
+    keys: {
+      words: [...new Set(labelWords)].filter((w) => w.length >= MIN_WORD_PREFIX),
+      phrase: tokens.length > 1 ? tokens.join(" ") : null,
+      phraseWords: tokens.length,
+    },
+  };
+}
+
+function fileOf(node: GraphNode): string | null {
+  return node.sourceFile ? node.sourceFile.toLowerCase().replace(/\n/g, " ") : null;
+}
+
+function pushTo(map: Map<string, number[]>, key: string, i: number): void {
+  const list = map.get(key);
+  if (list) list.push(i);
+  else map.set(key, [i]);
+}
+
+/** p99 of sorted degrees (0 for none). */
+function percentile99(sorted: Int32Array): number {
+  return sorted.length ? (sorted[Math.min(sorted.length - 1, Math.floor(0.99 * sorted.length))] ?? 0) : 0;
 }
 
 function buildIndex(graph: KnowledgeGraph): QueryIndex {
   const entries: NodeEntry[] = [];
   const byId = new Map<string, number>();
+  const labelItems: number[] = [];
   const labelParts: string[] = [];
-  const labelStarts: number[] = [];
+  const fileItems: number[] = [];
   const fileParts: string[] = [];
-  const fileStarts: number[] = [];
-  const fileEntries: number[] = [];
   const phrases = new Map<string, number[]>();
   const words = new Map<string, number[]>();
   let maxPhraseWords = 1;
-  let labelLength = 0;
-  let fileLength = 0;
-  const degrees: number[] = [];
+  const degrees = new Int32Array(graph.nodes.size);
 
   for (const node of graph.nodes.values()) {
     const i = entries.length;
-    const norm = node.normLabel.replace(/\n/g, " ");
-    const bare = stripCallSuffix(norm);
-    const degree = graph.degree(node.id);
-    const labelWords = identifierWords(node.label);
-    entries.push({
-      node,
-      norm,
-      bare,
-      core: bare.replace(/^_+|_+$/g, ""),
-      words: ` ${labelWords.join(" ")} `,
-      degree,
-    });
-    for (const w of new Set(labelWords)) {
-      if (w.length < MIN_WORD_PREFIX) continue;
-      const list = words.get(w);
-      if (list) list.push(i);
-      else words.set(w, [i]);
-    }
-    degrees.push(degree);
+    const { entry, keys } = entryOf(node, graph.degree(node.id));
+    entries.push(entry);
+    for (const w of keys.words) pushTo(words, w, i);
+    degrees[i] = entry.degree;
     byId.set(node.id, i);
-    labelStarts.push(labelLength);
-    labelParts.push(norm);
-    labelLength += norm.length + 1;
-    if (node.sourceFile) {
-      const file = node.sourceFile.toLowerCase().replace(/\n/g, " ");
-      fileStarts.push(fileLength);
-      fileEntries.push(i);
+    labelItems.push(i);
+    labelParts.push(entry.norm);
+    const file = fileOf(node);
+    if (file !== null) {
+      fileItems.push(i);
       fileParts.push(file);
-      fileLength += file.length + 1;
     }
-    const tokens = tokenize(node.label);
-    if (tokens.length > 1) {
-      const key = tokens.join(" ");
-      const list = phrases.get(key);
-      if (list) list.push(i);
-      else phrases.set(key, [i]);
-      maxPhraseWords = Math.max(maxPhraseWords, tokens.length);
+    if (keys.phrase !== null) {
+      pushTo(phrases, keys.phrase, i);
+      maxPhraseWords = Math.max(maxPhraseWords, keys.phraseWords);
     }
   }
+  degrees.sort();
 
-  degrees.sort((a, b) => a - b);
-  const p99 = degrees.length ? (degrees[Math.min(degrees.length - 1, Math.floor(0.99 * degrees.length))] ?? 0) : 0;
-
-  const edgeKinds = new Set<string>();
+  const whole = wholeGraph.get(graph);
+  const kindCounts = new Map<string, number>();
+  const relationCounts = new Map<string, number>();
   const relationStems = new Map<string, string[]>();
-  const relationStemSet = new Set<string>();
-  for (const edge of graph.edges.values()) {
-    edgeKinds.add(edge.relation);
-    const context = edge.attrs.context;
-    if (typeof context === "string") edgeKinds.add(context);
-    if (!relationStems.has(edge.relation)) {
-      const stems = relationWordStems(edge.relation);
-      relationStems.set(edge.relation, stems);
-      for (const s of stems) relationStemSet.add(s);
-    }
+  if (whole) {
+    for (const kind of whole.edgeKinds) kindCounts.set(kind, 1);
+    for (const relation of whole.relations) relationCounts.set(relation, 1);
+  } else {
+    for (const edge of graph.edges.values()) countEdge(kindCounts, relationCounts, edge, 1);
   }
+  const relationStemSet = stemSetOf(relationCounts.keys(), relationStems);
 
   return {
     entries,
-    byId,
-    hubDegree: Math.max(50, p99),
-    edgeKinds,
-    phrases,
-    words,
-    maxPhraseWords: Math.min(maxPhraseWords, 12),
-    labelText: labelParts.join("\n"),
-    labelStarts: Int32Array.from(labelStarts),
-    fileText: fileParts.join("\n"),
-    fileStarts: Int32Array.from(fileStarts),
-    fileEntries: Int32Array.from(fileEntries),
+    byId: LayeredMap.of(byId),
+    hubDegree: whole ? whole.hubDegree : Math.max(50, percentile99(degrees)),
+    edgeKinds: new Set(kindCounts.keys()),
+    phrases: LayeredMap.of(phrases),
+    words: LayeredMap.of(words),
+    maxPhraseWords: Math.min(maxPhraseWords, MAX_PHRASE_WORDS),
+    labels: SegmentText.of(labelItems, labelParts),
+    files: SegmentText.of(fileItems, fileParts),
     termCache: new Map(),
     relationStems,
     relationStemSet,
     signature: signatureOf(graph),
+    nodeCount: whole ? whole.nodeCount : entries.length,
+    degrees,
+    kindCounts,
+    relationCounts,
   };
+}
+
+/** Count an edge's relation and string context in (+1) or out (-1); zero counts are removed. */
+function countEdge(kinds: Map<string, number>, relations: Map<string, number>, edge: GraphEdge, by: 1 | -1): void {
+  const bump = (map: Map<string, number>, key: string) => {
+    const n = (map.get(key) ?? 0) + by;
+    if (n > 0) map.set(key, n);
+    else map.delete(key);
+  };
+  bump(kinds, edge.relation);
+  const context = edge.attrs.context;
+  if (typeof context === "string") bump(kinds, context);
+  bump(relations, edge.relation);
+}
+
+/** The stems of the relations' words (memoised in `stems`, which every version of a graph shares). */
+function stemSetOf(relations: Iterable<string>, stems: Map<string, string[]>): Set<string> {
+  const out = new Set<string>();
+  for (const relation of relations) {
+    let list = stems.get(relation);
+    if (!list) stems.set(relation, (list = relationWordStems(relation)));
+    for (const s of list) out.add(s);
+  }
+  return out;
+}
+
+/**
+ * The index of `graph` from the index of `delta.previous`: the entries of the changed nodes and
+ * of the endpoints of changed edges (their degree) are replaced, the tables and texts take the
+ * change as a layer, the counts behind the hub degree and the edge kinds are patched. Equal to
+ * building it (apart from entry numbering: removed nodes leave a hole, new ones go last).
+ */
+function advanceIndex(old: QueryIndex, delta: GraphDelta, graph: KnowledgeGraph): QueryIndex {
+  const { previous } = delta;
+  const affected = new Set(delta.nodes);
+  const kindCounts = new Map(old.kindCounts);
+  const relationCounts = new Map(old.relationCounts);
+  for (const key of delta.edges) {
+    const before = previous.edges.get(key);
+    const after = graph.edges.get(key);
+    if (before) {
+      affected.add(before.source).add(before.target);
+      countEdge(kindCounts, relationCounts, before, -1);
+    }
+    if (after) {
+      affected.add(after.source).add(after.target);
+      countEdge(kindCounts, relationCounts, after, 1);
+    }
+  }
+
+  const entries = old.entries.slice();
+  const byId = new Map<string, number | null>();
+  const labels = new Map<number, string | null>();
+  const files = new Map<number, string | null>();
+  const listChanges = { words: new Map<string, number[] | null>(), phrases: new Map<string, number[] | null>() };
+  const edit = (table: "words" | "phrases", key: string, i: number, add: boolean) => {
+    const changes = listChanges[table];
+    let list = changes.get(key);
+    if (list === undefined) list = [...(old[table].get(key) ?? [])];
+    if (list === null) list = [];
+    const at = list.indexOf(i);
+    if (add && at < 0) list.push(i);
+    if (!add && at >= 0) list.splice(at, 1);
+    changes.set(key, list.length > 0 ? list : null);
+  };
+  const removedDegrees: number[] = [];
+  const addedDegrees: number[] = [];
+  let maxPhraseWords = old.maxPhraseWords;
+  let nodeCount = old.nodeCount;
+
+  for (const id of affected) {
+    const at = old.byId.get(id);
+    const before = at === undefined ? undefined : entries[at];
+    const node = graph.getNode(id);
+    if (before) removedDegrees.push(before.degree);
+    if (!node) {
+      if (before === undefined || at === undefined) continue;
+      const { keys } = entryOf(before.node, before.degree);
+      for (const w of keys.words) edit("words", w, at, false);
+      if (keys.phrase !== null) edit("phrases", keys.phrase, at, false);
+      entries[at] = undefined;
+      byId.set(id, null);
+      labels.set(at, null);
+      if (fileOf(before.node) !== null) files.set(at, null);
+      nodeCount--;
+      continue;
+    }
+    const degree = graph.degree(id);
+    addedDegrees.push(degree);
+    const n = before?.node;
+    if (before && at !== undefined && n && n.label === node.label && n.normLabel === node.normLabel && n.sourceFile === node.sourceFile) {
+      // The same label and file: only the degree (or attributes the index does not read) moved.
+      entries[at] = { ...before, node, degree };
+      continue;
+    }
+    let i = at;
+    if (before && i !== undefined) {
+      const { keys } = entryOf(before.node, before.degree);
+      for (const w of keys.words) edit("words", w, i, false);
+      if (keys.phrase !== null) edit("phrases", keys.phrase, i, false);
+    } else {
+      i = entries.length;
+      entries.push(undefined);
+      byId.set(id, i);
+      nodeCount++;
+    }
+    const { entry, keys } = entryOf(node, degree);
+    entries[i] = entry;
+    for (const w of keys.words) edit("words", w, i, true);
+    if (keys.phrase !== null) {
+      edit("phrases", keys.phrase, i, true);
+      // A bound on the longest phrase (it never shrinks here): lookups past it find nothing.
+      maxPhraseWords = Math.max(maxPhraseWords, Math.min(keys.phraseWords, MAX_PHRASE_WORDS));
+    }
+    labels.set(i, entry.norm);
+    if (fileOf(node) !== null || (before && fileOf(before.node) !== null)) files.set(i, fileOf(node));
+  }
+
+  const degrees = patchSorted(old.degrees, removedDegrees, addedDegrees);
+  const kindsMoved = kindCounts.size !== old.kindCounts.size || [...kindCounts.keys()].some((k) => !old.kindCounts.has(k));
+  const relationsMoved = relationCounts.size !== old.relationCounts.size || [...relationCounts.keys()].some((r) => !old.relationCounts.has(r));
+  return {
+    entries,
+    byId: old.byId.with(byId),
+    hubDegree: Math.max(50, percentile99(degrees)),
+    edgeKinds: kindsMoved ? new Set(kindCounts.keys()) : old.edgeKinds,
+    phrases: old.phrases.with(listChanges.phrases),
+    words: old.words.with(listChanges.words),
+    maxPhraseWords,
+    labels: old.labels.with(labels),
+    files: old.files.with(files),
+    termCache: new Map(),
+    relationStems: old.relationStems,
+    relationStemSet: relationsMoved ? stemSetOf(relationCounts.keys(), old.relationStems) : old.relationStemSet,
+    signature: signatureOf(graph),
+    nodeCount,
+    degrees,
+    kindCounts,
+    relationCounts,
+  };
+}
+
+/** `sorted` without one occurrence of each of `removed`, with `added`, still sorted. */
+function patchSorted(sorted: Int32Array, removed: readonly number[], added: readonly number[]): Int32Array {
+  if (removed.length === 0 && added.length === 0) return sorted;
+  const drop = new Map<number, number>();
+  for (const d of removed) drop.set(d, (drop.get(d) ?? 0) + 1);
+  const extra = Int32Array.from(added).sort();
+  const out = new Int32Array(sorted.length - removed.length + added.length);
+  let o = 0;
+  let e = 0;
+  for (const d of sorted) {
+    const skip = drop.get(d);
+    if (skip) {
+      drop.set(d, skip - 1);
+      continue;
+    }
+    while (e < extra.length && (extra[e] ?? 0) < d) out[o++] = extra[e++] ?? 0;
+    out[o++] = d;
+  }
+  while (e < extra.length) out[o++] = extra[e++] ?? 0;
+  return out;
 }
 
 function relationWordStems(relation: string): string[] {
   return [...new Set(identifierWords(relation).filter((w) => w.length > 2 && !STOPWORDS.has(w)).map(stem))];
 }
 
-/** Index of the segment holding `pos` in a "\n"-joined text whose segments start at `starts`. */
-function segmentAt(starts: Int32Array, pos: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if ((starts[mid] ?? 0) <= pos) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
-function scan(text: string, starts: Int32Array, term: string): number[] {
-  const hits: number[] = [];
-  let pos = text.indexOf(term);
-  while (pos !== -1) {
-    const seg = segmentAt(starts, pos);
-    hits.push(seg);
-    const next = starts[seg + 1];
-    if (next === undefined) break;
-    pos = text.indexOf(term, next);
-  }
-  return hits;
-}
-
 /** IDF `ln(1+N/(1+df))` over normalised-label substrings, and the hits that produced it. Cached. */
 export function termStats(index: QueryIndex, term: string): TermStats {
   const cached = index.termCache.get(term);
   if (cached) return cached;
-  const labelHits = scan(index.labelText, index.labelStarts, term);
-  const fileHits = scan(index.fileText, index.fileStarts, term).map((seg) => index.fileEntries[seg] ?? 0);
-  const stats = { idf: Math.log(1 + index.entries.length / (1 + labelHits.length)), labelHits, fileHits };
+  const labelHits = index.labels.find(term);
+  const fileHits = index.files.find(term);
+  const stats = { idf: Math.log(1 + index.nodeCount / (1 + labelHits.length)), labelHits, fileHits };
   if (index.termCache.size >= TERM_CACHE_MAX) index.termCache.clear();
   index.termCache.set(term, stats);
   return stats;

@@ -27,6 +27,7 @@
  * `mode: "names"` is the relevance before this ranker (stem overlap with relation names only),
  * kept for `npm run eval:loop -- --baseline`.
  */
+import { DerivedCache, type GraphDelta } from "../graph/derived-cache";
 import type { KnowledgeGraph } from "../graph/model";
 import { identifierWords } from "../graph/resolve-name";
 import { tokenize } from "../graph/normalize";
@@ -53,7 +54,20 @@ export interface RelationRankerOptions {
   embeddings?: RelationEmbeddings;
   /** "names": the stem overlap with relation names only (the relevance before the ranker). */
   mode?: "full" | "names";
+  /**
+   * Per relation: its edges and how many of them end at a number or date, for a graph object
+   * that holds only part of a bigger graph (SQL retrieval); default: counted over the graph's edges.
+   */
+  statistics?: ReadonlyMap<string, RelationStatistics>;
 }
+
+export interface RelationStatistics {
+  n: number;
+  numeric: number;
+}
+
+/** What `statistics` counts as a number or a date among a relation's objects (labels, trimmed). */
+export const NUMERIC_OBJECT = /^(\d{3,4}|\d{4}-\d{2}(-\d{2})?|\d+(\.\d+)?)$/;
 
 export type MatchVia = "exact" | "stem" | "morphology" | "lexicon" | "description" | "statistics" | "embedding";
 
@@ -154,7 +168,7 @@ export function rankerTerms(text: string): { words: string[]; cues: string[] } {
 
 let defaultLexicon: Lexicon | null = null;
 const registered = new WeakMap<KnowledgeGraph, RelationRankerOptions>();
-const cache = new WeakMap<KnowledgeGraph, { ranker: RelationRanker; key: RelationRankerOptions | undefined; lexicon: Lexicon | null; signature: number }>();
+const cache = new WeakMap<KnowledgeGraph, { ranker: RelationRanker; key: RelationRankerOptions | undefined; lexicon: Lexicon | null; statistics: ReadonlyMap<string, RelationStatistics> }>();
 
 /** The lexicon every ranker uses unless given one: set once by the server and CLI entry points. */
 export function setDefaultLexicon(lexicon: Lexicon | null): void {
@@ -180,11 +194,85 @@ export function carryRelationRanker(from: KnowledgeGraph, to: KnowledgeGraph): v
 export function getRelationRanker(graph: KnowledgeGraph, options?: RelationRankerOptions): RelationRanker {
   const opts = options ?? registered.get(graph);
   const lexicon = opts?.lexicon !== undefined ? opts.lexicon : defaultLexicon;
+  // The one pass over the edges, kept per graph version and advanced with it; the ranker on top
+  // costs what the relations cost.
+  const statistics = opts?.statistics ?? relationStatistics.get(graph);
   const hit = cache.get(graph);
-  if (hit && hit.key === opts && hit.lexicon === lexicon && hit.signature === graph.edges.size) return hit.ranker;
-  const ranker = buildRanker(graph, { ...opts, lexicon });
-  cache.set(graph, { ranker, key: opts, lexicon, signature: graph.edges.size });
+  if (hit && hit.key === opts && hit.lexicon === lexicon && hit.statistics === statistics) return hit.ranker;
+  // Options that bring their own statistics rank alike on every graph they are registered for
+  // (the parts of one stored version that SQL retrieval builds per question): one ranker for all.
+  const shared = opts?.statistics ? sharedRankers.get(opts) : undefined;
+  const ranker = shared && shared.lexicon === lexicon ? shared.ranker : buildRanker(statistics, { ...opts, lexicon });
+  if (opts?.statistics) sharedRankers.set(opts, { ranker, lexicon });
+  cache.set(graph, { ranker, key: opts, lexicon, statistics });
   return ranker;
+}
+
+const sharedRankers = new WeakMap<RelationRankerOptions, { ranker: RelationRanker; lexicon: Lexicon | null }>();
+
+/** How many relation statistics were counted over a whole graph and how many advanced with a version. */
+export function relationStatisticsStats(): { built: number; advanced: number } {
+  return relationStatistics.stats();
+}
+
+/** Per relation of a graph version: its edges, and how many of them end at a number or date. */
+export function getRelationStatistics(graph: KnowledgeGraph): ReadonlyMap<string, RelationStatistics> {
+  return relationStatistics.get(graph);
+}
+
+const relationStatistics = new DerivedCache<ReadonlyMap<string, RelationStatistics>>({ build: countRelations, advance: advanceRelationCounts });
+
+function numericLabel(graph: KnowledgeGraph, id: string): boolean {
+  return NUMERIC.test((graph.getNode(id)?.label ?? id).trim());
+}
+
+function countRelations(graph: KnowledgeGraph): ReadonlyMap<string, RelationStatistics> {
+  const objects = new Map<string, RelationStatistics>();
+  for (const e of graph.edges.values()) {
+    let s = objects.get(e.relation);
+    if (!s) objects.set(e.relation, (s = { n: 0, numeric: 0 }));
+    s.n++;
+    if (numericLabel(graph, e.target)) s.numeric++;
+  }
+  return objects;
+}
+
+/**
+ * The counts of `graph` from those of `delta.previous` (sums: the changed edges counted out and in,
+ * and the edges into a relabelled node recounted when it became or stopped being a number).
+ */
+function advanceRelationCounts(old: ReadonlyMap<string, RelationStatistics>, delta: GraphDelta, graph: KnowledgeGraph): ReadonlyMap<string, RelationStatistics> {
+  const { previous } = delta;
+  const objects = new Map(old);
+  const copied = new Set<string>();
+  const bump = (relation: string, n: number, numeric: number) => {
+    let s = objects.get(relation);
+    if (!s || !copied.has(relation)) {
+      objects.set(relation, (s = { n: s?.n ?? 0, numeric: s?.numeric ?? 0 }));
+      copied.add(relation);
+    }
+    s.n += n;
+    s.numeric += numeric;
+    if (s.n === 0) objects.delete(relation);
+  };
+  for (const key of delta.edges) {
+    const before = previous.edges.get(key);
+    const after = graph.edges.get(key);
+    if (before) bump(before.relation, -1, numericLabel(previous, before.target) ? -1 : 0);
+    if (after) bump(after.relation, 1, numericLabel(graph, after.target) ? 1 : 0);
+  }
+  for (const id of delta.nodes) {
+    const was = numericLabel(previous, id);
+    const is = numericLabel(graph, id);
+    if (was === is || !graph.getNode(id)) continue;
+    // The node's other incoming edges, unchanged themselves, now end at a number (or no longer do).
+    for (const key of graph.inEdgeKeys(id)) {
+      if (delta.edges.has(key)) continue;
+      const e = graph.edges.get(key);
+      if (e) bump(e.relation, 0, is ? 1 : -1);
+    }
+  }
+  return objects;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -217,21 +305,13 @@ const NEAR_HYPERNYMS = 2;
 const EMBEDDING_WEIGHT = 1;
 const TEXT_CACHE_MAX = 512;
 const SCORE_ALL_BELOW = 400;
-const NUMERIC = /^(\d{3,4}|\d{4}-\d{2}(-\d{2})?|\d+(\.\d+)?)$/;
+const NUMERIC = NUMERIC_OBJECT;
 
-function buildRanker(graph: KnowledgeGraph, options: RelationRankerOptions & { lexicon: Lexicon | null }): RelationRanker {
+function buildRanker(objects: ReadonlyMap<string, RelationStatistics>, options: RelationRankerOptions & { lexicon: Lexicon | null }): RelationRanker {
   const { lexicon, descriptions, embeddings } = options;
   const namesOnly = options.mode === "names";
 
-  // Relation statistics, one pass over the edges: which relations exist, how many objects are literals.
-  const objects = new Map<string, { n: number; numeric: number }>();
-  for (const e of graph.edges.values()) {
-    let s = objects.get(e.relation);
-    if (!s) objects.set(e.relation, (s = { n: 0, numeric: 0 }));
-    s.n++;
-    const label = graph.getNode(e.target)?.label ?? e.target;
-    if (NUMERIC.test(label.trim())) s.numeric++;
-  }
+  // Relation statistics (one pass over the edges, getRelationStatistics): which relations exist, how many objects are literals.
   const allRelations = [...objects.keys()].sort();
 
   const profiles = new Map<string, RelationProfile>();

@@ -95,10 +95,16 @@ export interface RelationInfo {
 
 /** Edges by normalised relation, built once per review (O(edges)). */
 export class RelationIndex {
-  readonly byRelation = new Map<string, RelationInfo>();
+  readonly byRelation: Map<string, RelationInfo>;
   private readonly wordCache = new Map<string, string[]>();
 
-  constructor(readonly graph: KnowledgeGraph) {
+  /** `groups`: the groups of `graph` already made (a version's index advanced from its previous one's). */
+  constructor(
+    readonly graph: KnowledgeGraph,
+    groups?: Map<string, RelationInfo>,
+  ) {
+    this.byRelation = groups ?? new Map<string, RelationInfo>();
+    if (groups) return;
     // Group by raw spelling first: normalising (NFKC/NFKD) per edge costs ~100 ms on MuSiQue's
     // 17k edges, per distinct spelling (5k) a few.
     const raw = new Map<string, GraphEdge[]>();

@@ -20,7 +20,8 @@ import { formatAction } from "../loop/parse-output";
 import type { RefinementAction } from "../loop/types";
 import type { CodeCheck } from "./code-evidence";
 import { checkCodeRelation, codeRelationKind, findCodeDefinition } from "./code-evidence";
-import { RelationIndex, edgesBetween, normalizeRelation, relationUsage, relationsBetweenSimilar, shortestPath } from "./graph-evidence";
+import { relationIndexes } from "./advance-relation-index";
+import { type RelationIndex, edgesBetween, normalizeRelation, relationUsage, relationsBetweenSimilar, shortestPath } from "./graph-evidence";
 import type { NameResolver, ResolvedAction } from "./resolve-action";
 import { createNameResolver, resolveActionNames } from "./resolve-action";
 import { getRelationRanker } from "../retrieve/rank-relations";
@@ -28,6 +29,7 @@ import type { MinedGraphRules } from "./mine-graph-rules";
 import { functionalConflict, predictByNeighbours, predictEdge, relationSignatureFit } from "./mine-graph-rules";
 import { predictByConstants } from "./constant-rules";
 import { predictByEmbedding } from "./embed-graph";
+import { POSITIVE_RATIO, measuredRatio, ratioText } from "./measured-ratio";
 import { ScoreCard, decideLabel } from "./score-action";
 import type { CoMention, MatchTerms, TextStatement } from "./text-evidence";
 import { bareIdentifier, documentMentions, findCoMentions, findStatements, isAliasStatement, isCodeDocument, matchTerms, relationWordsOf, stem, unqualified } from "./text-evidence";
@@ -168,18 +170,12 @@ interface Context {
 }
 
 /**
- * One relation index per graph, reused across review calls (on FB15k-237 building it costs
- * ~100 ms, more than reviewing ten actions). Rebuilt when the edge count changes: reviews run on
- * a loaded graph version, and apply makes a new one.
+ * One relation index per graph version, reused across review calls (on FB15k-237 building it
+ * costs ~100 ms, more than reviewing ten actions); a version advanced from one that has it
+ * regroups only the relations the change touched (advance-relation-index.ts).
  */
-const relationIndexes = new WeakMap<KnowledgeGraph, { edges: number; index: RelationIndex }>();
-
 function relationIndexOf(graph: KnowledgeGraph): RelationIndex {
-  const hit = relationIndexes.get(graph);
-  if (hit && hit.edges === graph.edges.size) return hit.index;
-  const index = new RelationIndex(graph);
-  relationIndexes.set(graph, { edges: graph.edges.size, index });
-  return index;
+  return relationIndexes.get(graph);
 }
 
 function createContext({
@@ -679,6 +675,11 @@ function codeSignal(rv: Review, check: CodeCheck, { subject, object }: { subject
 /** A rule this confident (standard confidence) strongly predicts its head: what HIGH may rest on. */
 const STRONG_RULE_CONFIDENCE = 0.75;
 
+/** Other objects a relation's length-3 rules must have been measured on before they speak. */
+const MIN_LONG_MEASURED = 20;
+/** True facts no shorter rule predicts that length-3 rules must have been measured on. */
+const MIN_LONG_TRUE = 10;
+
 /** Rules for a relation say "usually predicted" when they fire for this share of its true facts. */
 const USUALLY_PREDICTED = 0.3;
 
@@ -696,12 +697,21 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
   }
   if (rules === undefined || s.id === o.id) return { fired: false };
   const query = { rules, graph, subject: s.id, relation, object: o.id };
-  const prediction = predictEdge({ ...query, maxPaths: 2 });
+  const full = predictEdge({ ...query, maxPaths: 2 });
+  // Length ≤ 2 rules are weighed as before; length-3 rules (mine-graph-rules.ts) only speak
+  // when no shorter rule fires, against their own measured rates.
+  const shortFiring = full.firing.filter((f) => f.rule.body.length <= 2);
+  const longFiring = full.firing.filter((f) => f.rule.body.length > 2);
+  const prediction = { ...full, firing: shortFiring, best: shortFiring[0]?.rule.confidence ?? 0 };
   const stats = prediction.relationStats;
   const eps = 0.02;
   const top = prediction.firing[0];
+  const long = longFiring[0];
+  let longSpoke = false;
   if (top) {
-    const lr = stats ? (stats.ruleRecall + eps) / (stats.randomFireRate + eps) : 1 + 10 * prediction.best;
+    // The measured ratio's lower confidence bound (measured-ratio.ts), not its point estimate.
+    const bound = stats ? measuredRatio(Math.round(stats.ruleRecall * stats.sampledFacts), stats.sampledFacts, Math.round(stats.randomFireRate * stats.randomSamples), stats.randomSamples) : null;
+    const lr = bound ? bound.lower : 1 + 10 * prediction.best;
     // A confident rule is worth more than the relation's average firing rule; a weak one less.
     const weight = Math.log(Math.max(1, lr)) * (0.5 + prediction.best);
     const path = top.paths[0] ?? [];
@@ -712,25 +722,46 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     });
     // Strong: a rule right at least three times in four, and rules that single out true facts.
     const strong = prediction.best >= STRONG_RULE_CONFIDENCE && lr >= 5;
-    const what = `${prediction.firing.length} mined rule${prediction.firing.length === 1 ? "" : "s"} predict${prediction.firing.length === 1 ? "s" : ""} it, best ${top.rule.text} (confidence ${top.rule.confidence.toFixed(2)}${stats ? `; such rules fire for ${pct(stats.ruleRecall)} of true ${prediction.relation} facts, ${pct(stats.randomFireRate)} of random objects` : ""})`;
-    if (sign === 1) rv.card.add("rule", Math.max(0.3, weight), what, { evidence, positive: weight >= 0.7, strong });
+    const what = `${prediction.firing.length} mined rule${prediction.firing.length === 1 ? "" : "s"} predict${prediction.firing.length === 1 ? "s" : ""} it, best ${top.rule.text} (confidence ${top.rule.confidence.toFixed(2)}${stats && bound ? `; such rules fire for ${pct(stats.ruleRecall)} of held-out true ${prediction.relation} facts, ${pct(stats.randomFireRate)} of random objects: ${ratioText(bound)}` : ""})`;
+    if (sign === 1) rv.card.add("rule", Math.max(0.3, weight), what, { evidence, positive: weight >= 0.7 && lr >= POSITIVE_RATIO, strong });
     else rv.card.add("rule", -Math.max(0.3, weight), `${what}: deleting it goes against the graph's regularities`, { evidence, strong });
-  } else if (stats && stats.rules > 0 && stats.ruleRecall >= USUALLY_PREDICTED) {
-    const lr = (1 - stats.ruleRecall + eps) / (1 - stats.randomFireRate + eps);
-    const what = `no mined path rule predicts it, though path rules predict ${pct(stats.ruleRecall)} of true ${prediction.relation} facts (and ${pct(stats.randomFireRate)} of random objects)`;
-    rv.card.add("rule", sign * Math.log(lr), what, { positive: sign === -1 });
+  } else if (stats) {
+    if (stats.rules > 0 && stats.ruleRecall >= USUALLY_PREDICTED) {
+      const lr = (1 - stats.ruleRecall + eps) / (1 - stats.randomFireRate + eps);
+      const what = `no mined path rule of length 1–2 predicts it, though such rules predict ${pct(stats.ruleRecall)} of held-out true ${prediction.relation} facts (and ${pct(stats.randomFireRate)} of random objects)`;
+      rv.card.add("rule", sign * Math.log(lr), what, { positive: sign === -1 });
+    }
+    if (long && stats.longTrueSamples >= MIN_LONG_TRUE && stats.longOtherSamples >= MIN_LONG_MEASURED) {
+      // Measured where no shorter rule fires (mine-graph-rules.ts), against another fact's
+      // object of the relation there: on top of "no shorter rule", not instead of it. Never strong.
+      const bound = measuredRatio(Math.round(stats.longRecall * stats.longTrueSamples), stats.longTrueSamples, Math.round(stats.longOtherRate * stats.longOtherSamples), stats.longOtherSamples);
+      const lr = bound.lower;
+      const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(Math.max(1, lr)) * (0.5 + long.rule.confidence));
+      const path = long.paths[0] ?? [];
+      const what =
+        `${longFiring.length} length-3 rule${longFiring.length === 1 ? "" : "s"} predict${longFiring.length === 1 ? "s" : ""} it, best ${long.rule.text} (confidence ${long.rule.confidence.toFixed(2)}) via ${path.map(tripleText).join("; ")}; ` +
+        `where no shorter rule fires, length-3 rules fire for ${pct(stats.longRecall)} of ${stats.longTrueSamples} held-out true ${prediction.relation} facts, ${pct(stats.longOtherRate)} of other objects of the relation: ${ratioText(bound)}`;
+      const evidence = rv.cite({ kind: "path", summary: what, path });
+      if (c > 0) {
+        longSpoke = lr >= POSITIVE_RATIO && c >= 0.7;
+        if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: longSpoke });
+        else rv.card.add("rule", -c, `${what}: deleting it goes against the graph's regularities`, { evidence });
+      }
+    }
   }
   // A confident path rule already says what a rule with a constant would (and is measured).
-  if (!rv.card.signals.some((x) => x.kind === "rule" && x.positive)) constantSignal(rv, s, o, relation, sign);
+  // A length-3 rule does not hold them back: it is measured where no shorter rule fires, as they are not.
+  const shortSpoke = () => rv.card.signals.some((x) => x.kind === "rule" && x.positive && !x.summary.includes("length-3 rule"));
+  if (!shortSpoke()) constantSignal(rv, s, o, relation, sign);
   // A rule that already speaks for the edge rests on the same paths: the neighbours would count them twice.
-  if (!rv.card.signals.some((x) => x.kind === "rule" && x.positive)) neighbourSignal(rv, s, o, relation, sign);
-  if (sign === 1 && !rv.card.signals.some((x) => x.kind === "rule" && x.positive)) embeddingSignal(rv, s, o, relation);
+  if (!shortSpoke()) neighbourSignal(rv, s, o, relation, sign);
+  if (sign === 1 && !shortSpoke()) embeddingSignal(rv, s, o, relation);
   // Kinds and one-object-per-subject are measured over a relation's uses: in an open-relation
   // graph (a few uses per relation) they measure sparsity, not the relation. There only the
   // written form of the names (a date, a number, a proper name, a common noun) is compared.
   if (!hasFixedSchema(rv)) {
     surfaceKindSignal(rv, s, o, relation, sign);
-    return { fired: top !== undefined };
+    return { fired: top !== undefined || longSpoke };
   }
   const fit = relationSignatureFit(query);
   if (fit.signature && fit.subject && fit.object) {
@@ -751,11 +782,9 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     const evidence = rv.cite({ kind: "edge", summary: `functional ${functional.relation}: ${functional.summary}`, path: others });
     rv.card.add("functional", sign * c, functional.summary, { evidence, positive: sign === -1 });
   }
-  return { fired: top !== undefined };
+  return { fired: top !== undefined || longSpoke };
 }
 
-/** Shared-neighbour evidence this many times likelier for true facts than for random ones speaks for the edge. */
-const NEIGHBOUR_POSITIVE_RATIO = 2;
 /** Its most: structure alone is partial evidence (MEDIUM), never a statement. */
 const NEIGHBOUR_MAX_CONTRIBUTION = 2.5;
 
@@ -769,16 +798,18 @@ function constantSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string
   const rules = rv.ctx.rules;
   if (!rules || s.id === o.id) return;
   const p = predictByConstants({ rules, graph: rv.ctx.graph, subject: s.id, relation, object: o.id, relationKey: normalizeRelation(relation) });
-  const lr = p.likelihoodRatio;
-  if (!(p.confidence > 0) || !(lr > 1.2)) return;
+  // Weighed by the ratio's lower confidence bound (measured-ratio.ts), not its point estimate.
+  const b = p.bound;
+  const lr = b?.ratio ?? 1;
+  if (!b || !(p.confidence > 0) || !(lr > 1.2)) return;
   const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr));
   const like = p.examples.map((x) => `"${x.label}"`).join(", ");
   const what =
     `rule ${p.rule} holds for ${p.support} of the ${p.body} other nodes with that edge (confidence ${p.confidence.toFixed(2)}${like ? `, e.g. ${like}` : ""}); ` +
-    `${pct(p.trueShare)} of held-out true ${p.relation} facts have a rule this confident, ${pct(p.otherShare)} of other objects of the relation: ×${lr.toFixed(1)}`;
+    `${pct(p.trueShare)} of held-out true ${p.relation} facts have a rule this confident, ${pct(p.otherShare)} of other objects of the relation: ${ratioText(b)}`;
   const path = [...(p.body_edge ? [p.body_edge] : []), ...(p.examples[0]?.edges ?? [])];
   const evidence = rv.cite({ kind: "path", summary: what, path });
-  if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO });
+  if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: lr >= POSITIVE_RATIO });
   else rv.card.add("rule", -c, `${what}: deleting it goes against the graph's regularities`, { evidence });
 }
 
@@ -792,16 +823,18 @@ function neighbourSignal(rv: Review, s: GraphNode, o: GraphNode, relation: strin
   const rules = rv.ctx.rules;
   if (!rules) return;
   const p = predictByNeighbours({ rules, graph: rv.ctx.graph, subject: s.id, relation, object: o.id, maxShared: 3 });
+  // The stronger of the two by the lower confidence bound of its measured ratio (measured-ratio.ts).
   const useShared = p.score > 0 && p.likelihoodRatio >= p.similarLikelihoodRatio;
-  const lr = useShared ? p.likelihoodRatio : p.similarLikelihoodRatio;
-  if (!(lr > 1.2)) return;
+  const b = useShared ? p.bound : p.similarBound;
+  const lr = b?.ratio ?? 1;
+  if (!b || !(lr > 1.2)) return;
   const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr));
   const path = useShared ? (p.shared[0]?.path ?? []) : [...(p.similar[0]?.via ?? []), ...(p.similar[0] ? [p.similar[0].edge] : [])];
   const what = useShared
-    ? `${s.label} and ${o.label} share ${p.sharedCount} neighbour${p.sharedCount === 1 ? "" : "s"} through patterns that mark ${p.relation}: ${p.shared.map((n) => `"${n.label}"`).join(", ")} (overlap ${p.score.toFixed(2)}, hubs discounted; ${pct(p.trueShare)} of held-out true ${p.relation} facts have this much, ${pct(p.randomShare)} of random pairs: ×${lr.toFixed(1)})`
-    : `nodes that share ${s.label}'s neighbours have ${p.relation} ${o.label}: ${p.similar.map((n) => `"${n.label}"`).join(", ")} (similarity ${p.similarScore.toFixed(2)}, hubs discounted; ${pct(p.similarTrueShare)} of held-out true ${p.relation} facts have this much, ${pct(p.similarRandomShare)} of random pairs: ×${lr.toFixed(1)})`;
+    ? `${s.label} and ${o.label} share ${p.sharedCount} neighbour${p.sharedCount === 1 ? "" : "s"} through patterns that mark ${p.relation}: ${p.shared.map((n) => `"${n.label}"`).join(", ")} (overlap ${p.score.toFixed(2)}, hubs discounted; ${pct(p.trueShare)} of held-out true ${p.relation} facts have this much, ${pct(p.randomShare)} of random pairs: ${ratioText(b)})`
+    : `nodes that share ${s.label}'s neighbours have ${p.relation} ${o.label}: ${p.similar.map((n) => `"${n.label}"`).join(", ")} (similarity ${p.similarScore.toFixed(2)}, hubs discounted; ${pct(p.similarTrueShare)} of held-out true ${p.relation} facts have this much, ${pct(p.similarRandomShare)} of random pairs: ${ratioText(b)})`;
   const evidence = rv.cite({ kind: "path", summary: what, path });
-  if (sign === 1) rv.card.add("graph", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO });
+  if (sign === 1) rv.card.add("graph", c, what, { evidence, positive: lr >= POSITIVE_RATIO });
   else rv.card.add("graph", -c, `${what}: deleting it goes against the graph's structure`, { evidence });
 }
 
@@ -821,14 +854,15 @@ function embeddingSignal(rv: Review, s: GraphNode, o: GraphNode, relation: strin
   const r = ix.keyNumber.get(key);
   if (r === undefined || x < 0 || y < 0 || rv.ctx.graph.outEdges(s.id).some((e) => e.target === o.id && normalizeRelation(e.relation) === key)) return;
   const p = predictByEmbedding(ix, rules.embedding, key, x, y);
-  if (!p || !(p.likelihoodRatio > 1.2)) return;
-  const lr = p.likelihoodRatio;
+  // Weighed by the ratio's lower confidence bound (measured-ratio.ts), not its point estimate.
+  if (!p || !(p.bound.lower > 1.2)) return;
+  const lr = p.bound.lower;
   const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr));
   const what =
     `a model trained on this graph (ComplEx, ${rules.embedding.dim} dimensions, ${rules.embedding.epochs} passes) ranks ${o.label} ${p.rank} of ${p.of} ${p.relation} objects for ${s.label}; ` +
-    `${pct(p.trueShare)} of ${p.samples} held-out true ${p.relation} facts rank about as well, ${pct(p.otherShare)} of other objects of the relation: ×${lr.toFixed(1)}`;
+    `${pct(p.trueShare)} of ${p.samples} held-out true ${p.relation} facts rank about as well, ${pct(p.otherShare)} of other objects of the relation; ${pct(p.atLeastTrueShare)} of true facts rank at least this well, ${pct(p.atLeastOtherShare)} of other objects: ${ratioText(p.bound)}`;
   const evidence = rv.cite({ kind: "relation_usage", summary: what });
-  rv.card.add("graph", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO });
+  rv.card.add("graph", c, what, { evidence, positive: p.bound.lower >= POSITIVE_RATIO });
 }
 
 type SurfaceKind = "date" | "number" | "name" | "common";

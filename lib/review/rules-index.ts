@@ -218,6 +218,8 @@ export interface IntRule {
   a1: number;
   /** -1 for a length-1 rule. */
   a2: number;
+  /** The third atom of a length-3 rule (x –a1– z –a2– w –a3– y); absent or -1 otherwise. */
+  a3?: number;
 }
 
 /** The stored-direction triple of CSR entry (u, atom, v), labels from `graph`. */

@@ -30,7 +30,8 @@
  * Nothing is proposed for a node whose source file is not among the documents: unread is not
  * unstated.
  */
-import type { GraphNode, KnowledgeGraph, Triple } from "../../graph/model";
+import { DerivedCache, type GraphDelta } from "../../graph/derived-cache";
+import type { GraphEdge, GraphNode, KnowledgeGraph, Triple } from "../../graph/model";
 import type { CorpusDocument } from "../../import/corpus";
 import type { RefinementAction } from "../../loop/types";
 import {
@@ -97,28 +98,75 @@ interface GraphCodeStats {
   relations: Map<string, { kind: CodeRelationKind; count: number }>;
 }
 
-const statsCache = new WeakMap<KnowledgeGraph, { signature: string; stats: GraphCodeStats }>();
+/** Per graph version, advanced with it (lib/graph/derived-cache.ts): counts patched by the change. */
+const statsCache = new DerivedCache<GraphCodeStats>({ build: buildCodeStats, advance: advanceCodeStats });
 
 function codeStats(graph: KnowledgeGraph): GraphCodeStats {
-  const signature = `${graph.nodes.size}/${graph.edges.size}`;
-  const cached = statsCache.get(graph);
-  if (cached?.signature === signature) return cached.stats;
-  const stats: GraphCodeStats = { byShape: new Map(), relations: new Map() };
-  for (const e of graph.edges.values()) {
-    const kind = codeRelationKind(e.relation);
-    if (!kind) continue;
-    const r = stats.relations.get(e.relation) ?? { kind, count: 0 };
-    r.count++;
-    stats.relations.set(e.relation, r);
-    const s = graph.getNode(e.source);
-    const o = graph.getNode(e.target);
-    if (!s || !o) continue;
-    const key = `${shapeOf(s)}>${shapeOf(o)}`;
-    const m = stats.byShape.get(key) ?? new Map<string, number>();
-    m.set(e.relation, (m.get(e.relation) ?? 0) + 1);
+  return statsCache.get(graph);
+}
+
+/** The code statistics of a graph version (tests compare versions). */
+export function graphCodeStats(graph: KnowledgeGraph): Readonly<GraphCodeStats> {
+  return codeStats(graph);
+}
+
+/** Count a code edge in (+1) or out (-1) of `stats`, copying each map and entry it changes once (`copied`). */
+function countCodeEdge(stats: GraphCodeStats, graph: KnowledgeGraph, e: GraphEdge, by: 1 | -1, copied?: Set<unknown>): void {
+  const kind = codeRelationKind(e.relation);
+  if (!kind) return;
+  const old = stats.relations.get(e.relation);
+  const count = (old?.count ?? 0) + by;
+  if (count <= 0) stats.relations.delete(e.relation);
+  else if (old && !copied) old.count = count;
+  else stats.relations.set(e.relation, { kind, count });
+  const s = graph.getNode(e.source);
+  const o = graph.getNode(e.target);
+  if (!s || !o) return;
+  const key = `${shapeOf(s)}>${shapeOf(o)}`;
+  let m = stats.byShape.get(key);
+  if (!m || (copied && !copied.has(m))) {
+    m = new Map(m);
+    copied?.add(m);
     stats.byShape.set(key, m);
   }
-  statsCache.set(graph, { signature, stats });
+  const n = (m.get(e.relation) ?? 0) + by;
+  if (n > 0) m.set(e.relation, n);
+  else m.delete(e.relation);
+  if (m.size === 0) stats.byShape.delete(key);
+}
+
+function buildCodeStats(graph: KnowledgeGraph): GraphCodeStats {
+  const stats: GraphCodeStats = { byShape: new Map(), relations: new Map() };
+  for (const e of graph.edges.values()) countCodeEdge(stats, graph, e, 1);
+  return stats;
+}
+
+/** The counts of `graph` from those of `delta.previous`: changed edges out and in, and the edges of a node whose shape changed. */
+function advanceCodeStats(old: GraphCodeStats, delta: GraphDelta, graph: KnowledgeGraph): GraphCodeStats {
+  const stats: GraphCodeStats = { byShape: new Map(old.byShape), relations: new Map(old.relations) };
+  const copied = new Set<unknown>();
+  const { previous } = delta;
+  for (const key of delta.edges) {
+    const before = previous.edges.get(key);
+    const after = graph.edges.get(key);
+    if (before) countCodeEdge(stats, previous, before, -1, copied);
+    if (after) countCodeEdge(stats, graph, after, 1, copied);
+  }
+  const recounted = new Set<string>();
+  for (const id of delta.nodes) {
+    const before = previous.getNode(id);
+    const after = graph.getNode(id);
+    if (!before || !after || shapeOf(before) === shapeOf(after)) continue;
+    // Its other edges, unchanged themselves, now join nodes of other shapes.
+    for (const key of [...graph.outEdgeKeys(id), ...graph.inEdgeKeys(id)]) {
+      if (delta.edges.has(key) || recounted.has(key)) continue;
+      recounted.add(key);
+      const e = graph.edges.get(key);
+      if (!e) continue;
+      countCodeEdge(stats, previous, e, -1, copied);
+      countCodeEdge(stats, graph, e, 1, copied);
+    }
+  }
   return stats;
 }
 

@@ -1,11 +1,13 @@
 /**
- * Per-graph lookup tables of the heuristic provider, built once per graph instance (and
- * rebuilt when its node or edge count changes, like the retrieval index):
+ * Per-graph lookup tables of the heuristic provider, built once per graph version (and rebuilt
+ * when its node or edge count changes; advanced with the change for a version advanced from one
+ * that has them, like the retrieval index: lib/graph/derived-cache.ts):
  * - `byKey`: a label's words joined by spaces → nodes, so a run of question or passage words
  *   finds the node whatever the punctuation ("Johnnycake, West Virginia", `saudi_arabia`);
  * - `byCore` / `bySet`: keys for near-duplicate labels (see `findNearDuplicates`);
  * - the graph's relation naming style, so inserted relations look like their neighbours.
  */
+import { DerivedCache, type GraphDelta, LayeredMap, ListEdits } from "../../graph/derived-cache";
 import type { GraphNode, KnowledgeGraph } from "../../graph/model";
 import { qualifiedName, resolveName } from "../../graph/resolve-name";
 import { type RelationStyle, type WordToken, wordTokens } from "./text";
@@ -13,31 +15,29 @@ import { type RelationStyle, type WordToken, wordTokens } from "./text";
 /** Labels longer than this are sentences (graphify rationale nodes), not names. */
 export const MAX_NAME_WORDS = 10;
 
+/** Node ids in each list are in the graph's node order. */
 export interface HeuristicIndex {
-  readonly signature: string;
-  readonly byKey: Map<string, string[]>;
+  readonly byKey: LayeredMap<string, string[]>;
+  /** The most words of a key (a bound: an advanced index never lowers it; runs longer find nothing). */
   readonly maxKeyWords: number;
-  /** First word of a key → the most words of a key starting with it: runs start only there. */
-  readonly maxWordsFrom: Map<string, number>;
-  readonly byCore: Map<string, string[]>;
-  readonly bySet: Map<string, string[]>;
-  readonly coreOf: Map<string, string>;
-  readonly setOf: Map<string, string>;
+  /** First word of a key → the most words of a key starting with it (a bound too): runs start only there. */
+  readonly maxWordsFrom: LayeredMap<string, number>;
+  readonly byCore: LayeredMap<string, string[]>;
+  readonly bySet: LayeredMap<string, string[]>;
+  readonly coreOf: LayeredMap<string, string>;
+  readonly setOf: LayeredMap<string, string>;
   readonly relationStyle: RelationStyle;
 }
 
-const indexes = new WeakMap<KnowledgeGraph, HeuristicIndex>();
-
-function signatureOf(graph: KnowledgeGraph): string {
-  return `${graph.nodes.size}/${graph.edges.size}`;
-}
+const indexes = new DerivedCache<HeuristicIndex>({ build: buildIndex, advance: advanceIndex });
 
 export function getHeuristicIndex(graph: KnowledgeGraph): HeuristicIndex {
-  const cached = indexes.get(graph);
-  if (cached && cached.signature === signatureOf(graph)) return cached;
-  const built = buildIndex(graph);
-  indexes.set(graph, built);
-  return built;
+  return indexes.get(graph);
+}
+
+/** How many heuristic indexes were built whole and how many advanced with a version. */
+export function heuristicIndexStats(): { built: number; advanced: number } {
+  return indexes.stats();
 }
 
 function push(map: Map<string, string[]>, key: string, id: string): void {
@@ -106,15 +106,77 @@ function buildIndex(graph: KnowledgeGraph): HeuristicIndex {
   }
   for (const [key, ids] of byKey) if (ids.length > 1) byKey.set(key, [...new Set(ids)]);
   return {
-    signature: signatureOf(graph),
-    byKey,
+    byKey: LayeredMap.of(byKey),
     maxKeyWords,
-    maxWordsFrom,
-    byCore,
-    bySet,
-    coreOf,
-    setOf,
+    maxWordsFrom: LayeredMap.of(maxWordsFrom),
+    byCore: LayeredMap.of(byCore),
+    bySet: LayeredMap.of(bySet),
+    coreOf: LayeredMap.of(coreOf),
+    setOf: LayeredMap.of(setOf),
     relationStyle: relationStyleOf(graph),
+  };
+}
+
+/** The keys a node's label and aliases give it. */
+function keysOf(node: GraphNode): { keys: string[][]; core: string | null; set: string | null } {
+  const tokens = wordTokens(node.label);
+  const keys = [tokens, ...node.aliases.map((alias) => wordTokens(alias))].filter((t) => t.length > 0 && t.length <= MAX_NAME_WORDS).map((t) => t.map((w) => w.norm));
+  return { keys, core: coreKey(node.label, tokens), set: setKey(node.label, tokens) };
+}
+
+/** The index of `graph` from the index of `delta.previous`: the changed nodes' keys out and in. */
+function advanceIndex(old: HeuristicIndex, delta: GraphDelta, graph: KnowledgeGraph): HeuristicIndex {
+  const byKey = new ListEdits(old.byKey);
+  const byCore = new ListEdits(old.byCore);
+  const bySet = new ListEdits(old.bySet);
+  const coreOf = new Map<string, string | null>();
+  const setOf = new Map<string, string | null>();
+  const maxWordsFrom = new Map<string, number>();
+  let maxKeyWords = old.maxKeyWords;
+  // Lists keep the graph's node order, as a build gives them.
+  const ordOf = (id: string) => graph.getNode(id)?.ord ?? Number.POSITIVE_INFINITY;
+  const inOrder = (a: string, b: string) => ordOf(a) - ordOf(b) || (a < b ? -1 : a > b ? 1 : 0);
+  for (const id of delta.nodes) {
+    const before = delta.previous.getNode(id);
+    const after = graph.getNode(id);
+    if (before && after && before.label === after.label && before.ord === after.ord && before.aliases.join("\n") === after.aliases.join("\n")) continue;
+    if (before) {
+      const k = keysOf(before);
+      for (const key of k.keys) byKey.remove(key.join(" "), id);
+      if (k.core) byCore.remove(k.core, id);
+      if (k.set) bySet.remove(k.set, id);
+      coreOf.set(id, null);
+      setOf.set(id, null);
+    }
+    if (after) {
+      const k = keysOf(after);
+      for (const key of k.keys) {
+        byKey.add(key.join(" "), id, inOrder);
+        maxKeyWords = Math.max(maxKeyWords, key.length);
+        const first = key[0] as string;
+        const most = Math.max(maxWordsFrom.get(first) ?? old.maxWordsFrom.get(first) ?? 0, key.length);
+        if (most !== old.maxWordsFrom.get(first)) maxWordsFrom.set(first, most);
+      }
+      if (k.core) {
+        byCore.add(k.core, id, inOrder);
+        coreOf.set(id, k.core);
+      }
+      if (k.set) {
+        bySet.add(k.set, id, inOrder);
+        setOf.set(id, k.set);
+      }
+    }
+  }
+  return {
+    byKey: old.byKey.with(byKey.result()),
+    maxKeyWords,
+    maxWordsFrom: old.maxWordsFrom.with(maxWordsFrom),
+    byCore: old.byCore.with(byCore.result()),
+    bySet: old.bySet.with(bySet.result()),
+    coreOf: old.coreOf.with(coreOf),
+    setOf: old.setOf.with(setOf),
+    // The first 5,000 edges: a change among them can move it.
+    relationStyle: delta.edges.size > 0 ? relationStyleOf(graph) : old.relationStyle,
   };
 }
 

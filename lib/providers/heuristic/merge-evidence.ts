@@ -26,6 +26,7 @@
  * "United States") need a shared neighbour or an alias statement — a title that merely
  * contains another's words is not evidence.
  */
+import { DerivedCache, type GraphDelta } from "../../graph/derived-cache";
 import type { GraphEdge, GraphNode, KnowledgeGraph } from "../../graph/model";
 import type { CorpusDocument } from "../../import/corpus";
 import { findCoMentions, isAliasStatement, matchTerms, proseKey, splitSentences } from "../../review/text-evidence";
@@ -75,12 +76,33 @@ function remember<K, V>(map: Map<K, V>, key: K, value: V): V {
   return value;
 }
 
-const roleIndexes = new WeakMap<KnowledgeGraph, RoleIndex>();
+/** Per graph version, advanced with it (lib/graph/derived-cache.ts): the role sets of the nodes a change touched. */
+const roleIndexes = new DerivedCache<RoleIndex>({ build: buildRoleIndex, advance: advanceRoleIndex });
 
 function roleIndexOf(graph: KnowledgeGraph): RoleIndex {
-  const signature = `${graph.nodes.size}/${graph.edges.size}`;
-  const cached = roleIndexes.get(graph);
-  if (cached && cached.signature === signature) return cached;
+  return roleIndexes.get(graph);
+}
+
+/** The nodes taking part in each role (`subject`/`object` of a relation), per graph version (tests compare versions). */
+export function nodesByRole(graph: KnowledgeGraph): ReadonlyMap<string, ReadonlySet<string>> {
+  return roleIndexOf(graph).nodesWith;
+}
+
+function emptyCaches(nodesWith: Map<string, Set<string>>, graph: KnowledgeGraph): RoleIndex {
+  return {
+    signature: `${graph.nodes.size}/${graph.edges.size}`,
+    nodesWith,
+    nodeCount: graph.nodes.size,
+    coCache: new Map(),
+    functional: new Map(),
+    neighbourhoods: new Map(),
+    keys: new Map(),
+    years: new Map(),
+    pairs: new Map(),
+  };
+}
+
+function buildRoleIndex(graph: KnowledgeGraph): RoleIndex {
   const nodesWith = new Map<string, Set<string>>();
   const add = (role: string, id: string) => {
     let set = nodesWith.get(role);
@@ -91,19 +113,43 @@ function roleIndexOf(graph: KnowledgeGraph): RoleIndex {
     add(roleKey("subject", e.relation), e.source);
     add(roleKey("object", e.relation), e.target);
   }
-  const built: RoleIndex = {
-    signature,
-    nodesWith,
-    nodeCount: graph.nodes.size,
-    coCache: new Map(),
-    functional: new Map(),
-    neighbourhoods: new Map(),
-    keys: new Map(),
-    years: new Map(),
-    pairs: new Map(),
+  return emptyCaches(nodesWith, graph);
+}
+
+/** The role sets of `graph` from those of `delta.previous`: each changed edge's endpoints re-checked in their roles. */
+function advanceRoleIndex(old: RoleIndex, delta: GraphDelta, graph: KnowledgeGraph): RoleIndex {
+  const nodesWith = new Map(old.nodesWith);
+  const copied = new Set<string>();
+  const setOf = (role: string) => {
+    let set = nodesWith.get(role);
+    if (!set || !copied.has(role)) {
+      nodesWith.set(role, (set = new Set(set)));
+      copied.add(role);
+    }
+    return set;
   };
-  roleIndexes.set(graph, built);
-  return built;
+  const has = (side: "subject" | "object", id: string, relation: string) => {
+    if (!graph.getNode(id)) return false;
+    for (const key of side === "subject" ? graph.outEdgeKeys(id) : graph.inEdgeKeys(id)) if (graph.edges.get(key)?.relation === relation) return true;
+    return false;
+  };
+  const checked = new Set<string>();
+  for (const key of delta.edges) {
+    for (const e of [delta.previous.edges.get(key), graph.edges.get(key)]) {
+      if (!e) continue;
+      for (const [side, id] of [["subject", e.source], ["object", e.target]] as const) {
+        const role = roleKey(side, e.relation);
+        const mark = `${role}\u0001${id}`;
+        if (checked.has(mark)) continue;
+        checked.add(mark);
+        const set = setOf(role);
+        if (has(side, id, e.relation)) set.add(id);
+        else set.delete(id);
+        if (set.size === 0) nodesWith.delete(role);
+      }
+    }
+  }
+  return emptyCaches(nodesWith, graph);
 }
 
 function roleKey(side: "subject" | "object", relation: string): string {

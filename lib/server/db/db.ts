@@ -10,7 +10,6 @@ import { PrismaClient as PgPrismaClient } from "./generated/prisma-pg/client";
 import { dialectOf, resolveDatabaseUrl } from "./database-url";
 import { migrateSqlite } from "./migrate";
 import { migratePostgres } from "./migrate-postgres";
-import { closeSql } from "./sql";
 import { createSqlitePrismaAdapter, withSqliteWriterTransactions } from "./sqlite-prisma-adapter";
 
 export type Db = PrismaClient;
@@ -53,12 +52,5 @@ export function containsInsensitive(value: string, url = resolveDatabaseUrl()): 
   return dialectOf(url) === "postgres" ? ({ contains: value, mode: "insensitive" } as { contains: string }) : { contains: value };
 }
 
-/** Close the Prisma client and the raw SQL connections (a PostgreSQL pool keeps a process alive). */
-export async function disconnectDb(): Promise<void> {
-  const cached = globalForPrisma.refineryPrisma;
-  if (cached) {
-    globalForPrisma.refineryPrisma = undefined;
-    await cached.client.$disconnect();
-  }
-  await closeSql();
-}
+// In close.ts, which loads no Prisma: a process that never made a client closes without loading one.
+export { disconnectDb } from "./close";

@@ -7,19 +7,21 @@ import { AppError } from "../../errors";
 import type { CorpusDocument } from "../../import/corpus";
 import { KnowledgeGraph } from "../../graph/model";
 import type { BundleQuestion } from "../../import/parse-bundle";
-import { getDb } from "../db/db";
 import { carryRelationRanker } from "../../retrieve/rank-relations";
 import { prepareRelationRanking } from "./relation-ranking";
-import { edgeFromColumns, metaFromText, nodeFromColumns } from "./graph-rows";
-import type { SqlValue } from "../db/sql";
+import { metaFromText, nodeFromColumns } from "./graph-rows";
 import { getSql } from "../db/sql";
 import type { VersionSource } from "./graph-versions";
 import { getCachedVersion } from "./graph-versions";
 import type { GraphFormat, GraphSummary } from "./write-graph";
-import { contentOfGraph, writeGraph } from "./write-graph";
+
+// Start-up cost: loading a graph (`refinery query`, every server read) needs neither Prisma's
+// client nor the write path (write-graph → audit → zod): together ~170 ms of CPU per CLI call.
+// So they are imported on first use, inside the functions below, and loadGraph reads the graph's
+// row with plain SQL.
+const prisma = async () => (await import("../db/db")).getDb();
 
 export type { GraphFormat, GraphSummary } from "./write-graph";
-export { validateGraphName } from "./write-graph";
 export { advanceCachedGraph, evictGraphs, getVersionCacheStats } from "./graph-versions";
 
 export interface CreateGraphOptions {
@@ -39,11 +41,12 @@ export interface CreateGraphOptions {
 /** Write a parsed graph as a new graph (one transaction: all or nothing). */
 export async function createGraph(options: CreateGraphOptions): Promise<GraphSummary> {
   const { graph, ...rest } = options;
+  const { contentOfGraph, writeGraph } = await import("./write-graph");
   return writeGraph({ ...rest, content: contentOfGraph(graph) });
 }
 
 export async function getGraphRecord(name: string) {
-  const row = await getDb().graph.findUnique({ where: { name } });
+  const row = await (await prisma()).graph.findUnique({ where: { name } });
   if (!row) {
     throw new AppError("NOT_FOUND", `no graph named ${JSON.stringify(name)} (see \`refinery graphs\`)`, { name });
   }
@@ -51,7 +54,7 @@ export async function getGraphRecord(name: string) {
 }
 
 export async function getGraphSummary(name: string): Promise<GraphSummary> {
-  const db = getDb();
+  const db = await prisma();
   const row = await getGraphRecord(name);
   const [version, documents, questions] = await Promise.all([
     db.graphVersion.findUnique({ where: { graphId_version: { graphId: row.id, version: row.currentVersion } } }),
@@ -74,7 +77,7 @@ export async function getGraphSummary(name: string): Promise<GraphSummary> {
 }
 
 export async function findGraphs(): Promise<GraphSummary[]> {
-  const rows = await getDb().graph.findMany({ orderBy: { createdAt: "asc" }, select: { name: true } });
+  const rows = await (await prisma()).graph.findMany({ orderBy: { createdAt: "asc" }, select: { name: true } });
   return Promise.all(rows.map((r) => getGraphSummary(r.name)));
 }
 
@@ -91,7 +94,7 @@ export interface LoadedGraph {
  * version cache (graph-versions.ts): a whole load only when the graph has no live version yet.
  */
 export async function loadGraph(name: string, version?: number): Promise<LoadedGraph> {
-  const row = await getGraphRecord(name);
+  const row = await findGraphRow(name);
   const v = version ?? row.currentVersion;
   if (!Number.isInteger(v) || v < 1 || v > row.currentVersion) {
     throw new AppError("NOT_FOUND", `graph ${JSON.stringify(name)} has versions 1..${row.currentVersion}, not ${version}`, {
@@ -101,6 +104,22 @@ export async function loadGraph(name: string, version?: number): Promise<LoadedG
   }
   const graph = await getCachedVersion(versionSource(row), v);
   return { graphId: row.id, name: row.name, version: v, graph };
+}
+
+/** The columns of a graph's row that a read needs, by plain SQL (no Prisma client: see the imports). */
+export async function findGraphRow(name: string): Promise<{ id: string; name: string; currentVersion: number; meta: string; sourcePath: string | null }> {
+  const row = await getSql().get<{ id: string; name: string; currentVersion: number | string; meta: string; sourcePath: string | null }>(
+    `SELECT "id", "name", "currentVersion", "meta", "sourcePath" FROM "Graph" WHERE "name" = ?`,
+    [name],
+  );
+  if (!row) throw new AppError("NOT_FOUND", `no graph named ${JSON.stringify(name)} (see \`refinery graphs\`)`, { name });
+  return { ...row, currentVersion: Number(row.currentVersion) };
+}
+
+/** A version's node and edge counts by plain SQL (null: no such version), for a read that decides how to answer before it loads. */
+export async function findVersionCounts(graphId: string, version: number): Promise<{ nodeCount: number; edgeCount: number } | null> {
+  const row = await getSql().get<{ nodeCount: number | string; edgeCount: number | string }>(`SELECT "nodeCount", "edgeCount" FROM "GraphVersion" WHERE "graphId" = ? AND "version" = ?`, [graphId, version]);
+  return row ? { nodeCount: Number(row.nodeCount), edgeCount: Number(row.edgeCount) } : null;
 }
 
 /** Where the version cache gets whole loads and the set-up of a new live graph from. */
@@ -117,14 +136,13 @@ export function versionSource(row: { id: string; currentVersion: number; meta: s
 /**
  * Rows per page of a load. Each page is one short indexed query and one slice of graph
  * building, then the event loop serves other requests: no request waits for a whole load.
+ * PostgreSQL's pages are larger: each is a round trip to the server.
  */
-const LOAD_PAGE_ROWS = 1_000;
+const LOAD_PAGE_ROWS = { sqlite: 1_000, postgres: 5_000 } as const;
 
 /**
- * Read a version's live rows page by page, in (ord, pk) order (keyset on the (graphId, ord)
- * index: the row-value comparison plus the plain `ord >=` keeps both planners on its range; an
- * OR of the two made SQLite scan from the start of the graph on every page), and build the graph
- * as they come, yielding to the event loop between pages. Rows arrive as arrays of values and
+ * Read a version's live rows page by page, in (ord, pk) order (readLivePages), and build the
+ * graph as they come, yielding to the event loop between pages. Rows arrive as arrays of values and
  * become nodes and edges at once: no row object, no whole table in memory.
  */
 async function buildGraph(graphId: string, version: number, meta: string, sourcePath: string | null): Promise<KnowledgeGraph> {
@@ -132,65 +150,54 @@ async function buildGraph(graphId: string, version: number, meta: string, source
   await readLivePages("Node", `"nodeId", "label", "normLabel", "ord", "data"`, graphId, version, (rows) => {
     for (const r of rows) graph.addNode(nodeFromColumns(r[0] as string, r[1] as string, r[2] as string, Number(r[3]), r[4] as string | null));
   });
-  // Every row brings fresh copies of its endpoint ids and relation: kept, they would be most of a
-  // big graph's heap (1M edges: ~120 MB of duplicates for the GC to trace). Each edge holds the
-  // node's own id string and one shared string per relation instead.
-  const relations = new Map<string, string>();
-  const shared = (relation: string) => {
-    const known = relations.get(relation);
-    if (known !== undefined) return known;
-    relations.set(relation, relation);
-    return relation;
-  };
+  // Edges go into the graph's columns as they come (no edge object per row); the store interns
+  // endpoint ids to the node's own string and each relation to one string.
+  const counted = await getSql().get<{ n: number | string }>(`SELECT "edgeCount" AS "n" FROM "GraphVersion" WHERE "graphId" = ? AND "version" = ?`, [graphId, version]);
+  if (counted) graph.reserveEdges(Number(counted.n));
   await readLivePages("Edge", `"edgeKey", "source", "target", "relation", "ord", "data"`, graphId, version, (rows) => {
-    for (const r of rows) {
-      const source = r[1] as string;
-      const target = r[2] as string;
-      const s = graph.getNode(source)?.id ?? source;
-      const t = graph.getNode(target)?.id ?? target;
-      graph.addEdge(edgeFromColumns(r[0] as string, s, t, shared(r[3] as string), Number(r[4]), r[5] as string | null));
-    }
+    for (const r of rows) graph.addEdgeRow(r[0] as string, r[1] as string, r[2] as string, r[3] as string, Number(r[4]), r[5] as string | null);
   });
+  graph.buildIndexes();
   prepareRelationRanking(graph, sourcePath);
   return graph;
 }
 
-/** `columns` end with `"ord", "data"` (the keyset reads "ord" there); "pk" is appended. */
+/**
+ * Windows of "ord" (`ord >= lo AND ord < lo + page`): one index range scan on
+ * ("graphId", "ord") each, on both dialects, in (ord, pk) order (the index holds the pk). A
+ * keyset `("ord", "pk") > (?, ?) … LIMIT` made PostgreSQL sort every live row per page
+ * (FB15k-237: 39 s) and cost SQLite a seek and a row-value comparison per row. The rows of an
+ * item's versions share its ord, so a window never splits them; an empty window (ords freed
+ * by deletes) skips ahead to the next ord the index holds.
+ */
 async function readLivePages(table: "Node" | "Edge", columns: string, graphId: string, version: number, onPage: (rows: unknown[][]) => void): Promise<void> {
   const sql = getSql();
   const live = `"graphId" = ? AND "validFrom" <= ? AND ("validTo" IS NULL OR "validTo" > ?)`;
-  const first = `SELECT ${columns}, "pk" FROM "${table}" WHERE ${live} ORDER BY "ord", "pk" LIMIT ${LOAD_PAGE_ROWS}`;
-  const next = `SELECT ${columns}, "pk" FROM "${table}" WHERE ${live} AND "ord" >= ? AND ("ord", "pk") > (?, ?) ORDER BY "ord", "pk" LIMIT ${LOAD_PAGE_ROWS}`;
-  if (sql.dialect === "postgres") {
-    // PostgreSQL plans `("ord", "pk") > (?, ?) ORDER BY … LIMIT` as a sort of every live row per
-    // page (FB15k-237: 39 s); windows of "ord" are index range scans on ("graphId", "ord").
-    const span = await sql.get<{ lo: number | string | null; hi: number | string | null }>(`SELECT MIN("ord") AS "lo", MAX("ord") AS "hi" FROM "${table}" WHERE "graphId" = ?`, [graphId]);
-    if (span?.lo === null || span?.lo === undefined || span.hi === null) return;
-    const windowed = `SELECT ${columns}, "pk" FROM "${table}" WHERE ${live} AND "ord" >= ? AND "ord" < ? ORDER BY "ord", "pk"`;
-    for (let lo = Number(span.lo); lo <= Number(span.hi); lo += LOAD_PAGE_ROWS) {
-      const rows = await sql.queryRows(windowed, [graphId, version, version, lo, lo + LOAD_PAGE_ROWS]);
-      if (rows.length > 0) onPage(rows);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+  // One subquery per bound: SQLite answers a lone MIN or MAX from the index's end, but scans the
+  // whole index for both in one SELECT (1M edges: 0.4 s).
+  const bound = (fn: "MIN" | "MAX") => `(SELECT ${fn}("ord") FROM "${table}" WHERE "graphId" = ?)`;
+  const span = await sql.get<{ lo: number | string | null; hi: number | string | null }>(`SELECT ${bound("MIN")} AS "lo", ${bound("MAX")} AS "hi"`, [graphId, graphId]);
+  if (span?.lo === null || span?.lo === undefined || span.hi === null) return;
+  const windowed = `SELECT ${columns} FROM "${table}" WHERE ${live} AND "ord" >= ? AND "ord" < ? ORDER BY "ord", "pk"`;
+  const nextOrd = `SELECT MIN("ord") AS "lo" FROM "${table}" WHERE "graphId" = ? AND "ord" >= ?`;
+  const hi = Number(span.hi);
+  const page = LOAD_PAGE_ROWS[sql.dialect];
+  for (let lo = Number(span.lo); lo <= hi; ) {
+    const rows = await sql.queryRows(windowed, [graphId, version, version, lo, lo + page]);
+    lo += page;
+    if (rows.length > 0) onPage(rows);
+    else {
+      const next = (await sql.get<{ lo: number | string | null }>(nextOrd, [graphId, lo]))?.lo;
+      if (next === null || next === undefined) return;
+      lo = Number(next);
     }
-    return;
-  }
-  let params: SqlValue[] = [graphId, version, version];
-  let text = first;
-  for (;;) {
-    const rows = await sql.queryRows(text, params);
-    onPage(rows);
-    if (rows.length < LOAD_PAGE_ROWS) return;
-    const last = rows[rows.length - 1] as unknown[];
-    const ord = last[last.length - 3] as number;
-    params = [graphId, version, version, ord, ord, last[last.length - 1] as number];
-    text = next;
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
 export async function findDocuments(graphId: string, docIds: string[]): Promise<CorpusDocument[]> {
   if (docIds.length === 0) return [];
-  const rows = await getDb().document.findMany({
+  const rows = await (await prisma()).document.findMany({
     where: { graphId, docId: { in: docIds } },
     select: { docId: true, kind: true, title: true, path: true, text: true },
   });

@@ -269,6 +269,7 @@ export async function runImportJob(job: ImportJob, say: (message: string) => voi
   const { content } = parsed;
   say(`parsed ${content.nodeCount} nodes, ${content.edgeCount} edges, ${parsed.documents.length} documents; writing`);
   let reported = 0;
+  const started = performance.now();
   const graph = await writeGraph({
     name,
     format: parsed.format,
@@ -283,9 +284,11 @@ export async function runImportJob(job: ImportJob, say: (message: string) => voi
       const tenth = Math.floor((10 * done) / Math.max(1, total));
       if (tenth > reported && done < total) {
         reported = tenth;
-        say(`wrote ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rows`);
+        const rate = Math.round(done / Math.max(0.001, (performance.now() - started) / 1000));
+        say(`wrote ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rows (${rate.toLocaleString("en-US")} rows/s)`);
       }
     },
+    onStep: (message) => say(`${(content.nodeCount + content.edgeCount + parsed.documents.length).toLocaleString("en-US")} rows written; ${message}`),
   });
   return { graph, format: parsed.format, corpus: parsed.corpus, warnings };
 }

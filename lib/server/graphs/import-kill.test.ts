@@ -77,6 +77,8 @@ describe("kill -9 mid-import", () => {
   it.each([
     ["early in the write", /^wrote .* of /],
     ["late in the write", /^wrote (2[4-9]\d|28\d),\d{3} of /],
+    ["building the indexes", /building index 4 of /],
+    ["committing", /; committing$/],
   ])("leaves no graph and no event, or both (killed %s)", async (_when, killWhen) => {
     const name = `killed ${_when.split(" ")[0]}`;
     const run = await importInChild(name, killWhen);
@@ -92,8 +94,11 @@ describe("kill -9 mid-import", () => {
     expect(await state(name.replace("killed", "again"))).toEqual({ graphs: 1, events: 1, edges: 272_115 });
     if (db.dialect === "sqlite") {
       const indexes = await getSql().query<{ name: string }>(`SELECT "name" FROM "sqlite_master" WHERE "type" = 'index' AND "tbl_name" = 'Edge' AND "sql" IS NOT NULL`);
-      expect(indexes.length).toBeGreaterThanOrEqual(5);
+      expect(indexes.map((i) => i.name).sort()).toEqual(["Edge_graphId_edgeKey_idx", "Edge_graphId_ord_idx", "Edge_graphId_source_idx", "Edge_graphId_target_idx"]);
     }
+    // Empty tables again: the next case's import drops and rebuilds the indexes too (a bulk
+    // import rebuilds them only when it brings more rows than the tables hold).
+    await getSql().execute(`DELETE FROM "Graph" WHERE "name" IN (?, ?)`, [name, name.replace("killed", "again")]);
   }, 300_000);
 
   it("killed right after the import returns, the graph has its event already", async () => {

@@ -11,3 +11,5 @@ export * from "./import-graph";
 export * from "./wordnet-lexicon";
 export * from "./contract";
 export * from "./find-node-names";
+export * from "./sql-query-graph";
+export * from "./sql-retrieval-setting";

@@ -15,19 +15,29 @@ import { useDefaultLexicon } from "./wordnet-lexicon";
 let lexiconReady = false;
 
 export function prepareRelationRanking(graph: KnowledgeGraph, sourcePath: string | null): void {
+  const relations = new Set<string>();
+  if (sourcePath) for (const e of graph.edges.values()) relations.add(e.relation);
+  const descriptions = findRelationDescriptions(sourcePath, relations);
+  if (descriptions) configureRelationRanker(graph, { descriptions });
+}
+
+/**
+ * The process-wide lexicon, and the descriptions beside `sourcePath` when they describe one of
+ * `relations` (null otherwise): what a graph of those relations ranks with.
+ */
+export function findRelationDescriptions(sourcePath: string | null, relations: ReadonlySet<string>): Map<string, string> | null {
   if (!lexiconReady) {
     useDefaultLexicon();
     lexiconReady = true;
   }
-  if (!sourcePath) return;
+  if (!sourcePath) return null;
   const file = path.join(fs.existsSync(sourcePath) && fs.statSync(sourcePath).isDirectory() ? sourcePath : path.dirname(sourcePath), "relation2text.txt");
-  if (!fs.existsSync(file)) return;
+  if (!fs.existsSync(file)) return null;
   try {
     const descriptions = parseLabelFile(fs.readFileSync(file, "utf8"), file);
-    const relations = new Set<string>();
-    for (const e of graph.edges.values()) relations.add(e.relation);
-    if ([...descriptions.keys()].some((r) => relations.has(r))) configureRelationRanker(graph, { descriptions });
+    return [...descriptions.keys()].some((r) => relations.has(r)) ? descriptions : null;
   } catch {
     // A malformed description file leaves ranking by names: it is an optional extra.
+    return null;
   }
 }

@@ -7,7 +7,8 @@ import type { Actor } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { recordAudit } from "../audit";
 import { getDb } from "../db/db";
-import { getGraphRecord, validateGraphName } from "./graph-store";
+import { getGraphRecord } from "./graph-store";
+import { validateGraphName } from "./write-graph";
 
 async function refuseWhileRunning(graphId: string, name: string, what: string): Promise<void> {
   const running = await getDb().run.count({ where: { graphId, status: "running" } });

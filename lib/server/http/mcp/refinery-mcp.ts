@@ -17,10 +17,9 @@ import { z } from "zod";
 import type { Actor, Permission } from "../../../auth/permissions";
 import { accountIdOf, can } from "../../../auth/permissions";
 import { AppError } from "../../../errors";
-import { queryGraph } from "../../../retrieve/query-graph";
 import { askGraph } from "../../asks";
 import { getNeighbourhood, searchNodes } from "../../graphs";
-import { findGraphs, findRelationCounts, getGraphRecord, getGraphSummary, loadGraph } from "../../graphs";
+import { findGraphs, findRelationCounts, getGraphRecord, getGraphSummary, queryStoredGraph } from "../../graphs";
 import { getProposal, reviewForGraph, submitProposal } from "../../proposals";
 import { actionEntry, toReviewInputs } from "./action-inputs";
 import { followRun } from "./follow-run";
@@ -141,8 +140,8 @@ export function createRefineryMcpServer(actor: Actor): McpServer {
     },
     ({ graph, question, limit }) =>
       guarded(actor, "read", async () => {
-        const { graph: loaded } = await loadGraph(graph);
-        const result = queryGraph({ graph: loaded, question, limit });
+        // Through SQL for graphs too big to hold (PostgreSQL, REFINERY_SQL_RETRIEVAL_EDGES): the same result.
+        const { result } = await queryStoredGraph({ name: graph, question, limit });
         return { seeds: result.seeds, triples: result.triples, terms: result.terms };
       }),
   );

@@ -1,0 +1,482 @@
+/**
+ * Retrieval without the whole graph in memory, on PostgreSQL (issue #17 item 4): for graphs of
+ * more than `REFINERY_SQL_RETRIEVAL_EDGES` edges, `refinery query`, MCP and the other callers of
+ * `queryGraph` / `expandHops` run those same pure functions on a partial graph holding exactly
+ * what they read, fetched with indexed SQL. Several app instances share one database and none
+ * holds the graph. Which graphs: sql-retrieval-setting.ts.
+ *
+ * Why the results are the same as in memory: the partial graph (sql-partial-graph.ts) records
+ * every read it cannot answer completely; the retrieval runs, what it missed is fetched, and it
+ * runs again until a run misses nothing, which therefore read only complete answers. What the
+ * code reads over all nodes at once — the label index behind seeds and idf, the mention index
+ * of the question's entities — is prefetched by the question's words from `NodeKey`
+ * (sql-node-keys.ts: the same keys those indexes use, exact lookups by btree, substrings by
+ * pg_trgm), and the figures of the whole graph (node count, hub degree, relations with their
+ * counts, edge kinds) come from SQL once per version (`setWholeGraphStatistics`, the ranker's
+ * `statistics`). sql-retrieval.test.ts compares both paths step by step on shared graphs.
+ *
+ * Caps bound every fetch the way they bound the in-memory code: the traversal's edge budget
+ * (5,000) and visit cap, expansion's per-hub budget, the seed tie pool; a round fetches the
+ * adjacency of the nodes the last run asked for, in one indexed query.
+ */
+import { AppError } from "../../errors";
+import type { GraphEdge, GraphNode, KnowledgeGraph } from "../../graph/model";
+import { tokenize } from "../../graph/normalize";
+import { wordTokens } from "../../providers/heuristic/text";
+import type { ExpandHopsOptions, ExpandHopsResult } from "../../retrieve/expand-hops";
+import { expandHops } from "../../retrieve/expand-hops";
+import type { QueryGraphOptions, QueryGraphResult, WholeGraphStatistics } from "../../retrieve/query-graph";
+import { queryGraph, questionTerms, setWholeGraphStatistics } from "../../retrieve/query-graph";
+import type { RelationRankerOptions, RelationStatistics } from "../../retrieve/rank-relations";
+import { configureRelationRanker } from "../../retrieve/rank-relations";
+import { MAX_NAME_WORDS } from "../../providers/heuristic/graph-index";
+import { resolveDatabaseUrl } from "../db/database-url";
+import { getPgPool } from "../db/pg-pool";
+import { edgeFromColumns, metaFromText, nodeFromColumns } from "./graph-rows";
+import type { PartialGraphKnowledge } from "./sql-partial-graph";
+import { PartialGraph } from "./sql-partial-graph";
+import { ensureNodeKeys, MAX_PHRASE_WORDS, MIN_LABEL_WORD } from "./sql-node-keys";
+import { findRelationDescriptions } from "./relation-ranking";
+
+/** One stored version, as the SQL retrieval reads it. */
+export interface SqlGraphSource {
+  graphId: string;
+  version: number;
+  sourcePath: string | null;
+  /** The graph row's meta text. */
+  meta: string;
+}
+
+const LIVE = (alias: string, v: string) => `${alias}"validFrom" <= ${v} AND (${alias}"validTo" IS NULL OR ${alias}"validTo" > ${v})`;
+const NODE_COLUMNS = `n."pk", n."nodeId", n."label", n."normLabel", n."ord", n."data"`;
+const EDGE_COLUMNS = `"pk", "edgeKey", "source", "target", "relation", "ord", "data"`;
+/** The partial btree index on NodeKey keeps keys up to this length. */
+const INDEXED_KEY = 1000;
+/** Fetch rounds before giving up: each fetches what the previous run missed, so a retrieval needs a handful. */
+const MAX_ROUNDS = 40;
+
+function pool() {
+  return getPgPool(resolveDatabaseUrl());
+}
+
+async function rows(text: string, params: unknown[]): Promise<unknown[][]> {
+  return (await pool().query({ text, values: params, rowMode: "array" })).rows as unknown[][];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole-graph figures, once per version
+
+interface VersionFigures {
+  rows: RowCache;
+  statistics: WholeGraphStatistics;
+  ranking: RelationRankerOptions;
+  meta: ReturnType<typeof metaFromText>;
+  /** Whether any node has a source file (else file substrings need no statement). */
+  hasFiles: boolean;
+}
+
+const figuresCache = new Map<string, Promise<VersionFigures>>();
+
+function versionFigures(source: SqlGraphSource): Promise<VersionFigures> {
+  const key = `${source.graphId}:${source.version}`;
+  let pending = figuresCache.get(key);
+  if (!pending) {
+    pending = readFigures(source).catch((error: unknown) => {
+      figuresCache.delete(key);
+      throw error;
+    });
+    if (figuresCache.size >= 16) figuresCache.delete(figuresCache.keys().next().value as string);
+    figuresCache.set(key, pending);
+  }
+  return pending;
+}
+
+async function readFigures(source: SqlGraphSource): Promise<VersionFigures> {
+  const { graphId, version } = source;
+  const [nodeCount, relations, histogram, contexts, files] = await Promise.all([
+    rows(`SELECT COUNT(*) FROM "Node" n WHERE n."graphId" = $1 AND ${LIVE("n.", "$2")}`, [graphId, version]),
+    // The ranker's numbers-or-dates test (NUMERIC_OBJECT) on the trimmed object label: the few
+    // such nodes first, then one pass over the edges against them (a hashed subplan, no join).
+    rows(
+      `WITH numeric AS MATERIALIZED (
+         SELECT n."nodeId" FROM "Node" n WHERE n."graphId" = $1 AND ${LIVE("n.", "$2")}
+           AND regexp_replace(n."label", '^\\s+|\\s+$', '', 'g') ~ '^([0-9]{3,4}|[0-9]{4}-[0-9]{2}(-[0-9]{2})?|[0-9]+(\\.[0-9]+)?)$'
+       )
+       SELECT e."relation", COUNT(*), COUNT(*) FILTER (WHERE e."target" IN (SELECT "nodeId" FROM numeric))
+       FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")} GROUP BY e."relation"`,
+      [graphId, version],
+    ),
+    rows(
+      `SELECT d, COUNT(*) FROM (
+         SELECT id, COUNT(*) AS d FROM (
+           SELECT e."source" AS id FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")}
+           UNION ALL SELECT e."target" FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")}
+         ) ends GROUP BY id
+       ) degrees GROUP BY d ORDER BY d`,
+      [graphId, version],
+    ),
+    rows(
+      `SELECT DISTINCT ctx FROM (
+         SELECT (e."data"::jsonb) ->> 'context' AS ctx, jsonb_typeof((e."data"::jsonb) -> 'context') AS t
+         FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")} AND e."data" LIKE '%"context"%'
+       ) c WHERE t = 'string'`,
+      [graphId, version],
+    ),
+    rows(`SELECT EXISTS (SELECT 1 FROM "NodeKey" WHERE "graphId" = $1 AND "kind" = 'f')`, [graphId]),
+  ]);
+  const n = Number(nodeCount[0]?.[0] ?? 0);
+  const relationStatistics = new Map<string, RelationStatistics>();
+  for (const [relation, count, numeric] of relations) relationStatistics.set(relation as string, { n: Number(count), numeric: Number(numeric) });
+  // The in-memory hub degree: max(50, the 99th percentile of every node's degree, isolated nodes at 0).
+  let withEdges = 0;
+  for (const [, count] of histogram) withEdges += Number(count);
+  const at = Math.min(n - 1, Math.floor(0.99 * n));
+  let p99 = 0;
+  let seen = n - withEdges;
+  if (at >= seen) {
+    for (const [d, count] of histogram) {
+      seen += Number(count);
+      if (seen > at) {
+        p99 = Number(d);
+        break;
+      }
+    }
+  }
+  const relationList = [...relationStatistics.keys()];
+  const descriptions = findRelationDescriptions(source.sourcePath, new Set(relationList));
+  const edgeKinds = new Set<string>(relationList);
+  for (const [ctx] of contexts) edgeKinds.add(ctx as string);
+  return {
+    rows: new RowCache(),
+    statistics: { nodeCount: n, hubDegree: Math.max(50, p99), edgeKinds, relations: relationList },
+    ranking: { statistics: relationStatistics, ...(descriptions ? { descriptions } : {}) },
+    meta: metaFromText(source.meta),
+    hasFiles: files[0]?.[0] === true,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rows one retrieval has fetched
+
+interface NodeRow {
+  node: GraphNode;
+  pk: number;
+  degree: number;
+}
+
+interface EdgeRow {
+  edge: GraphEdge;
+  pk: number;
+}
+
+/**
+ * Rows fetched for earlier questions on one version, so a warm question costs what is new to
+ * it. Bounded: past `ROW_CACHE_ITEMS` nodes and edges it starts again (a retrieval keeps the
+ * rows it has taken), so memory stays far below a whole graph's.
+ */
+class RowCache {
+  readonly nodes = new Map<string, NodeRow>();
+  readonly absent = new Set<string>();
+  readonly edges = new Map<string, EdgeRow>();
+  /** Node id → the keys of all its edges. */
+  readonly adjacency = new Map<string, string[]>();
+  /** Lookup ("kind\u0000key" exact, "~kind\u0000term" substring) → node ids. */
+  readonly lookups = new Map<string, string[]>();
+
+  trim(): void {
+    if (this.nodes.size + this.edges.size + this.lookups.size <= ROW_CACHE_ITEMS) return;
+    this.nodes.clear();
+    this.absent.clear();
+    this.edges.clear();
+    this.adjacency.clear();
+    this.lookups.clear();
+  }
+}
+
+const ROW_CACHE_ITEMS = 300_000;
+
+/** A node's live degree at version $2, beside its row: no second statement per fetch. */
+const DEGREE = `(SELECT COUNT(*) FROM "Edge" e WHERE e."graphId" = n."graphId" AND e."source" = n."nodeId" AND ${LIVE("e.", "$2")})
+  + (SELECT COUNT(*) FROM "Edge" e WHERE e."graphId" = n."graphId" AND e."target" = n."nodeId" AND ${LIVE("e.", "$2")})`;
+
+class FetchedRows implements PartialGraphKnowledge {
+  readonly nodes = new Map<string, NodeRow>();
+  readonly edges = new Map<string, EdgeRow>();
+  readonly degrees = new Map<string, number>();
+  readonly complete = new Set<string>();
+  readonly absent = new Set<string>();
+  readonly norms = new Set<string>();
+  /** SQL statements run and the time they took, for the bench and tests. */
+  queries = 0;
+  sqlMs = 0;
+
+  constructor(
+    private readonly source: SqlGraphSource,
+    private readonly cache: RowCache,
+  ) {}
+
+  private async query(text: string, params: unknown[]): Promise<unknown[][]> {
+    this.queries++;
+    const t0 = performance.now();
+    try {
+      return await rows(text, params);
+    } finally {
+      this.sqlMs += performance.now() - t0;
+    }
+  }
+
+  private take(row: NodeRow): void {
+    if (this.nodes.has(row.node.id)) return;
+    this.nodes.set(row.node.id, row);
+    this.degrees.set(row.node.id, row.degree);
+  }
+
+  /** A node row as selected with `${NODE_COLUMNS}, ${DEGREE}` starting at column `at`. */
+  private nodeRow(r: unknown[], at: number): NodeRow {
+    const id = r[at + 1] as string;
+    const cached = this.cache.nodes.get(id);
+    if (cached) return cached;
+    const row = { node: nodeFromColumns(id, r[at + 2] as string, r[at + 3] as string, Number(r[at + 4]), r[at + 5] as string | null), pk: Number(r[at]), degree: Number(r[at + 6]) };
+    this.cache.nodes.set(id, row);
+    return row;
+  }
+
+  async fetchIds(ids: Iterable<string>): Promise<void> {
+    const wanted: string[] = [];
+    for (const id of ids) {
+      if (this.nodes.has(id) || this.absent.has(id)) continue;
+      const cached = this.cache.nodes.get(id);
+      if (cached) this.take(cached);
+      else if (this.cache.absent.has(id)) this.absent.add(id);
+      else wanted.push(id);
+    }
+    if (wanted.length === 0) return;
+    const { graphId, version } = this.source;
+    const result = await this.query(`SELECT ${NODE_COLUMNS}, ${DEGREE} FROM "Node" n WHERE n."graphId" = $1 AND n."nodeId" = ANY($3) AND ${LIVE("n.", "$2")}`, [graphId, version, wanted]);
+    for (const r of result) this.take(this.nodeRow(r, 0));
+    for (const id of wanted) {
+      if (this.nodes.has(id)) continue;
+      this.absent.add(id);
+      this.cache.absent.add(id);
+    }
+  }
+
+  /** Takes the nodes of cached lookups; returns the lookups not cached. */
+  private async fromCache<T>(items: T[], keyOf: (item: T) => string): Promise<T[]> {
+    const missing: T[] = [];
+    const ids: string[] = [];
+    for (const item of items) {
+      const hit = this.cache.lookups.get(keyOf(item));
+      if (hit) ids.push(...hit);
+      else missing.push(item);
+    }
+    await this.fetchIds(ids);
+    return missing;
+  }
+
+  /** Stores each lookup's node ids (empty ones too) and takes the nodes. */
+  private remember(lookups: string[], result: unknown[][]): void {
+    const found = new Map<string, string[]>(lookups.map((l) => [l, []]));
+    for (const r of result) {
+      const row = this.nodeRow(r, 1);
+      this.take(row);
+      found.get(lookups[Number(r[0])] ?? "")?.push(row.node.id);
+    }
+    for (const [lookup, ids] of found) this.cache.lookups.set(lookup, ids);
+  }
+
+  /** Nodes with any of the exact keys (kind, key). */
+  async fetchKeys(keys: { kind: string; key: string }[]): Promise<void> {
+    const lookupOf = (k: { kind: string; key: string }) => `${k.kind}\u0000${k.key}`;
+    const unique = [...new Map(keys.map((k) => [lookupOf(k), k])).values()];
+    const missing = await this.fromCache(unique, lookupOf);
+    if (missing.length === 0) return;
+    const { graphId, version } = this.source;
+    const short = missing.filter((k) => k.key.length <= INDEXED_KEY);
+    const long = missing.filter((k) => k.key.length > INDEXED_KEY);
+    const lookups = [...short, ...long].map(lookupOf);
+    const result: unknown[][] = [];
+    if (short.length > 0) {
+      result.push(
+        ...(await this.query(
+          `SELECT q.i - 1, ${NODE_COLUMNS}, ${DEGREE} FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS q(kind, key, i)
+           JOIN "NodeKey" k ON k."graphId" = $1 AND k."kind" = q.kind AND k."key" = q.key AND length(k."key") <= ${INDEXED_KEY}
+           JOIN "Node" n ON n."pk" = k."nodePk" AND ${LIVE("n.", "$2")}`,
+          [graphId, version, short.map((k) => k.kind), short.map((k) => k.key)],
+        )),
+      );
+    }
+    for (const [j, k] of long.entries()) {
+      result.push(
+        ...(await this.query(
+          `SELECT ${short.length + j}, ${NODE_COLUMNS}, ${DEGREE} FROM "NodeKey" k JOIN "Node" n ON n."pk" = k."nodePk" AND ${LIVE("n.", "$2")}
+           WHERE k."graphId" = $1 AND k."kind" = $3 AND k."key" = $4`,
+          [graphId, version, k.kind, k.key],
+        )),
+      );
+    }
+    this.remember(lookups, result);
+  }
+
+  /** Nodes whose label (kind "l") or source file ("f") contains any of `terms`. */
+  async fetchSubstrings(kind: "l" | "f", terms: string[]): Promise<void> {
+    const lookupOf = (t: string) => `~${kind}\u0000${t}`;
+    const missing = await this.fromCache([...new Set(terms)], lookupOf);
+    if (missing.length === 0) return;
+    const { graphId, version } = this.source;
+    // One branch per term, each a trigram index scan (an OR of LIKEs would not say which term matched).
+    const branches = missing.map(
+      (_, i) =>
+        `SELECT ${i}, ${NODE_COLUMNS}, ${DEGREE} FROM "NodeKey" k JOIN "Node" n ON n."pk" = k."nodePk" AND ${LIVE("n.", "$2")}
+         WHERE k."graphId" = $1 AND k."kind" = '${kind}' AND k."key" LIKE $${i + 3}`,
+    );
+    const patterns = missing.map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+    this.remember(missing.map(lookupOf), await this.query(branches.join("\nUNION ALL\n"), [graphId, version, ...patterns]));
+  }
+
+  async fetchNorms(norms: Iterable<string>): Promise<void> {
+    const wanted = [...norms].filter((n) => !this.norms.has(n));
+    if (wanted.length === 0) return;
+    await this.fetchKeys(wanted.flatMap((key) => [{ kind: "l", key }, { kind: "a", key }]));
+    for (const n of wanted) this.norms.add(n);
+  }
+
+  /** Every edge of `ids` (nodes of this version) and their other endpoints. */
+  async fetchAdjacency(ids: Iterable<string>): Promise<void> {
+    const asked = [...new Set(ids)].filter((id) => !this.complete.has(id));
+    if (asked.length === 0) return;
+    await this.fetchIds(asked);
+    const present = asked.filter((id) => this.nodes.has(id));
+    const ends = new Set<string>();
+    const takeEdge = (row: EdgeRow) => {
+      if (this.edges.has(row.edge.key)) return;
+      this.edges.set(row.edge.key, row);
+      ends.add(row.edge.source);
+      ends.add(row.edge.target);
+    };
+    const wanted: string[] = [];
+    for (const id of present) {
+      const keys = this.cache.adjacency.get(id);
+      if (!keys) {
+        wanted.push(id);
+        continue;
+      }
+      for (const key of keys) {
+        const row = this.cache.edges.get(key);
+        if (row) takeEdge(row);
+      }
+    }
+    if (wanted.length > 0) {
+      const { graphId, version } = this.source;
+      const result = await this.query(
+        `SELECT ${EDGE_COLUMNS} FROM "Edge" e WHERE e."graphId" = $1 AND (e."source" = ANY($3) OR e."target" = ANY($3)) AND ${LIVE("e.", "$2")}`,
+        [graphId, version, wanted],
+      );
+      const byNode = new Map<string, string[]>(wanted.map((id) => [id, []]));
+      for (const r of result) {
+        const key = r[1] as string;
+        let row = this.cache.edges.get(key);
+        if (!row) {
+          row = { edge: edgeFromColumns(key, r[2] as string, r[3] as string, r[4] as string, Number(r[5]), r[6] as string | null), pk: Number(r[0]) };
+          this.cache.edges.set(key, row);
+        }
+        takeEdge(row);
+        byNode.get(row.edge.source)?.push(key);
+        if (row.edge.target !== row.edge.source) byNode.get(row.edge.target)?.push(key);
+      }
+      for (const [id, keys] of byNode) this.cache.adjacency.set(id, keys);
+    }
+    await this.fetchIds(ends);
+    for (const id of present) this.complete.add(id);
+  }
+
+  /**
+   * The partial graph of what is fetched: nodes and edges in the order a whole load adds them
+   * ((ord, pk)), so each node's edges come in the whole graph's order.
+   */
+  build(figures: VersionFigures): PartialGraph {
+    const graph = new PartialGraph(figures.meta, this);
+    const byOrd = <T extends { pk: number }>(ord: (x: T) => number) => (a: T, b: T) => ord(a) - ord(b) || a.pk - b.pk;
+    for (const { node } of [...this.nodes.values()].sort(byOrd<NodeRow>((x) => x.node.ord ?? 0))) graph.addNode({ ...node, aliases: [...node.aliases] });
+    for (const { edge } of [...this.edges.values()].sort(byOrd<EdgeRow>((x) => x.edge.ord ?? 0))) {
+      if (this.nodes.has(edge.source) && this.nodes.has(edge.target)) graph.addEdge({ ...edge });
+    }
+    setWholeGraphStatistics(graph, figures.statistics);
+    // One options object per version: the ranker built on it is shared by every partial graph.
+    configureRelationRanker(graph, figures.ranking);
+    return graph;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a question makes the label indexes read
+
+/**
+ * Fetch every node a label lookup of queryGraph / expandHops can find for `question`: label
+ * and file substrings of its terms (idf and seeds), label words that begin a term, exact
+ * phrases, and the mention keys of every run of its words (findQuestionEntities).
+ */
+async function prefetchQuestion(fetched: FetchedRows, question: string, hasFiles: boolean): Promise<void> {
+  const norms = wordTokens(question).map((t) => t.norm);
+  // expandHops scores with the words outside the question's mentions: a subset of these.
+  const terms = [...new Set([...questionTerms(question), ...questionTerms(norms.join(" "))])];
+  const substrings: string[] = [];
+  const keys: { kind: string; key: string }[] = [];
+  for (const term of terms) {
+    substrings.push(term);
+    if (term.length > 3 && term.endsWith("s") && !term.endsWith("ss")) substrings.push(term.slice(0, -1));
+    for (let k = MIN_LABEL_WORD; k < term.length; k++) keys.push({ kind: "w", key: term.slice(0, k) });
+  }
+  const words = tokenize(question);
+  for (let a = 0; a < words.length; a++) {
+    for (let n = 2; n <= MAX_PHRASE_WORDS && a + n <= words.length; n++) keys.push({ kind: "p", key: words.slice(a, a + n).join(" ") });
+  }
+  for (let a = 0; a < norms.length; a++) {
+    for (let n = 1; n <= MAX_NAME_WORDS && a + n <= norms.length; n++) {
+      const key = norms.slice(a, a + n).join(" ");
+      keys.push({ kind: "k", key }, { kind: "k", key: `${key}s` });
+    }
+  }
+  for (const m of question.matchAll(/\[([^\]]+)\]/g)) keys.push({ kind: "k", key: wordTokens(m[1] ?? "").map((t) => t.norm).join(" ") });
+  await fetched.fetchKeys(keys);
+  await fetched.fetchSubstrings("l", substrings);
+  if (hasFiles) await fetched.fetchSubstrings("f", substrings);
+}
+
+export interface SqlRetrieval<T> {
+  result: T;
+  /** The partial graph the result was computed on: holds every node and edge of the result. */
+  graph: KnowledgeGraph;
+  rounds: number;
+  queries: number;
+  sqlMs: number;
+}
+
+async function runOverSql<T>(source: SqlGraphSource, question: string, entities: readonly string[], run: (graph: KnowledgeGraph) => T): Promise<SqlRetrieval<T>> {
+  await ensureNodeKeys(source.graphId, source.version);
+  const figures = await versionFigures(source);
+  figures.rows.trim();
+  const fetched = new FetchedRows(source, figures.rows);
+  await prefetchQuestion(fetched, question, figures.hasFiles);
+  await fetched.fetchAdjacency(entities);
+  for (let round = 1; ; round++) {
+    const graph = fetched.build(figures);
+    const result = run(graph);
+    if (!graph.hasMisses()) return { result, graph, rounds: round, queries: fetched.queries, sqlMs: fetched.sqlMs };
+    if (round >= MAX_ROUNDS) throw new AppError("INTERNAL", `SQL retrieval did not settle after ${MAX_ROUNDS} rounds`);
+    const { ids, adjacency, norms } = graph.misses;
+    await fetched.fetchNorms(norms);
+    await fetched.fetchIds(ids);
+    await fetched.fetchAdjacency(adjacency);
+  }
+}
+
+/** `queryGraph` on a stored version through SQL: the same result, without loading the graph. */
+export function sqlQueryGraph(source: SqlGraphSource, options: Omit<QueryGraphOptions, "graph">): Promise<SqlRetrieval<QueryGraphResult>> {
+  return runOverSql(source, options.question, [], (graph) => queryGraph({ ...options, graph }));
+}
+
+/** `expandHops` on a stored version through SQL: the same result, without loading the graph. */
+export function sqlExpandHops(source: SqlGraphSource, options: Omit<ExpandHopsOptions, "graph">): Promise<SqlRetrieval<ExpandHopsResult>> {
+  return runOverSql(source, options.question, options.entities, (graph) => expandHops({ ...options, graph }));
+}
