@@ -25,8 +25,6 @@
 import type { KnowledgeGraph, Triple } from "../graph/model";
 import type { RulesIndex } from "./rules-index";
 import { atomRange, flip, hasEntry, stride, tripleOf } from "./rules-index";
-import type { MeasuredRatio } from "./measured-ratio";
-import { measuredRatio } from "./measured-ratio";
 
 /** Per relation: the best constant-rule confidences of held-out facts, both ascending. */
 export interface ConstantRuleModel {
@@ -55,8 +53,6 @@ export interface ConstantRulePrediction {
   otherShare: number;
   /** trueShare / otherShare, add-½ smoothed; 1 when no rule fires or nothing was measured. */
   likelihoodRatio: number;
-  /** The counts behind it and its lower confidence bound (measured-ratio.ts); null when no rule fires. */
-  bound: MeasuredRatio | null;
   samples: number;
 }
 
@@ -226,7 +222,6 @@ export function predictByConstants({
     trueShare: 0,
     otherShare: 0,
     likelihoodRatio: 1,
-    bound: null,
     samples: model?.scoresTrue.length ?? 0,
   };
   const best = bestConstantRule(ix, ix.numberOf.get(subject) ?? -1, r, ix.numberOf.get(object) ?? -1);
@@ -264,7 +259,6 @@ export function predictByConstants({
     trueShare: kT / nT,
     otherShare: kO / nO,
     likelihoodRatio: ratio(kT, nT, kO, nO),
-    bound: measuredRatio(kT, nT, kO, nO),
     samples: nT,
   };
 }

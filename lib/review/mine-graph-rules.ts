@@ -94,8 +94,6 @@ import { mineConstantModels } from "./constant-rules";
 import type { EmbeddingModel } from "./embed-graph";
 import { DEFAULT_EMBEDDING_LIMITS, trainEmbeddings } from "./embed-graph";
 import { atomRange, buildIndex, flip, hasEntry, rng, stride, tripleOf } from "./rules-index";
-import type { MeasuredRatio } from "./measured-ratio";
-import { measuredRatio } from "./measured-ratio";
 
 // ---------------------------------------------------------------------------------------------
 // Types (exported for the review)
@@ -416,8 +414,6 @@ export interface NeighbourPrediction {
   similarScore: number;
   /** The likelihood ratio of that much similarity, measured like `likelihoodRatio`. */
   similarLikelihoodRatio: number;
-  /** Its counts and lower confidence bound (measured-ratio.ts); null when the similarity is 0. */
-  similarBound: MeasuredRatio | null;
   similarTrueShare: number;
   similarRandomShare: number;
   /** null when the relation is not in the mined graph. */
@@ -433,8 +429,6 @@ export interface NeighbourPrediction {
   randomShare: number;
   /** trueShare / randomShare, add-½ smoothed; 1 when the score is 0 or nothing was measured. */
   likelihoodRatio: number;
-  /** Its counts and lower confidence bound (measured-ratio.ts); null when the overlap is 0. */
-  bound: MeasuredRatio | null;
   summary: string;
 }
 
@@ -607,11 +601,9 @@ export function predictByNeighbours({ rules, graph, subject, relation, object, e
     trueShare: 0,
     randomShare: 0,
     likelihoodRatio: 1,
-    bound: null,
     similar: [],
     similarScore: 0,
     similarLikelihoodRatio: 1,
-    similarBound: null,
     similarTrueShare: 0,
     similarRandomShare: 0,
     summary,
@@ -647,7 +639,6 @@ export function predictByNeighbours({ rules, graph, subject, relation, object, e
     out.trueShare = m.trueShare;
     out.randomShare = m.randomShare;
     out.likelihoodRatio = m.likelihoodRatio;
-    out.bound = m.bound;
     const listed = out.shared.map((n) => `"${n.label}" (degree ${fmt(n.degree)})`).join(", ");
     parts.push(
       `shares ${all.length} neighbour${all.length === 1 ? "" : "s"} with the object through patterns that mark ${name}: ${listed}${all.length > out.shared.length ? ` and ${all.length - out.shared.length} more` : ""} ` +
@@ -671,7 +662,6 @@ export function predictByNeighbours({ rules, graph, subject, relation, object, e
     out.similarTrueShare = m.trueShare;
     out.similarRandomShare = m.randomShare;
     out.similarLikelihoodRatio = m.likelihoodRatio;
-    out.similarBound = m.bound;
     likes.sort((a, b) => b.s - a.s || a.z - b.z);
     out.similar = likes.slice(0, maxShared).map(({ z, s: v }) => {
       const f = sim.via[z] as number;
@@ -701,7 +691,7 @@ const MIN_TAIL = 5;
  * score ≤ score, lowered so that at least MIN_TAIL true facts reach it (the pair reaches any
  * lower t too).
  */
-function overlapRatio(T: number[], Rn: number[], score: number): { trueShare: number; randomShare: number; likelihoodRatio: number; bound: MeasuredRatio } {
+function overlapRatio(T: number[], Rn: number[], score: number): { trueShare: number; randomShare: number; likelihoodRatio: number } {
   let t = score;
   for (let i = T.length - 1; i >= 0; i--) {
     const v = T[i] as number;
@@ -718,7 +708,7 @@ function overlapRatio(T: number[], Rn: number[], score: number): { trueShare: nu
   const trueShare = nT / Math.max(1, T.length);
   const randomShare = nR / Math.max(1, Rn.length);
   const likelihoodRatio = (nT + 0.5) / (T.length + 1) / ((nR + 0.5) / (Rn.length + 1));
-  return { trueShare, randomShare, likelihoodRatio, bound: measuredRatio(nT, T.length, nR, Rn.length) };
+  return { trueShare, randomShare, likelihoodRatio };
 }
 
 export function relationSignatureFit({ rules, graph, subject, relation, object }: PairQuery): SignatureFit {

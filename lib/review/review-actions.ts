@@ -29,7 +29,7 @@ import type { MinedGraphRules } from "./mine-graph-rules";
 import { functionalConflict, predictByNeighbours, predictEdge, relationSignatureFit } from "./mine-graph-rules";
 import { predictByConstants } from "./constant-rules";
 import { predictByEmbedding } from "./embed-graph";
-import { POSITIVE_RATIO, measuredRatio, ratioText } from "./measured-ratio";
+import { POSITIVE_RATIO, ratioText } from "./measured-ratio";
 import { ScoreCard, decideLabel } from "./score-action";
 import type { CoMention, MatchTerms, TextStatement } from "./text-evidence";
 import { bareIdentifier, documentMentions, findCoMentions, findStatements, isAliasStatement, isCodeDocument, matchTerms, relationWordsOf, stem, unqualified } from "./text-evidence";
@@ -709,9 +709,7 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
   const long = longFiring[0];
   let longSpoke = false;
   if (top) {
-    // The measured ratio's lower confidence bound (measured-ratio.ts), not its point estimate.
-    const bound = stats ? measuredRatio(Math.round(stats.ruleRecall * stats.sampledFacts), stats.sampledFacts, Math.round(stats.randomFireRate * stats.randomSamples), stats.randomSamples) : null;
-    const lr = bound ? bound.lower : 1 + 10 * prediction.best;
+    const lr = stats ? (stats.ruleRecall + eps) / (stats.randomFireRate + eps) : 1 + 10 * prediction.best;
     // A confident rule is worth more than the relation's average firing rule; a weak one less.
     const weight = Math.log(Math.max(1, lr)) * (0.5 + prediction.best);
     const path = top.paths[0] ?? [];
@@ -722,8 +720,8 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     });
     // Strong: a rule right at least three times in four, and rules that single out true facts.
     const strong = prediction.best >= STRONG_RULE_CONFIDENCE && lr >= 5;
-    const what = `${prediction.firing.length} mined rule${prediction.firing.length === 1 ? "" : "s"} predict${prediction.firing.length === 1 ? "s" : ""} it, best ${top.rule.text} (confidence ${top.rule.confidence.toFixed(2)}${stats && bound ? `; such rules fire for ${pct(stats.ruleRecall)} of held-out true ${prediction.relation} facts, ${pct(stats.randomFireRate)} of random objects: ${ratioText(bound)}` : ""})`;
-    if (sign === 1) rv.card.add("rule", Math.max(0.3, weight), what, { evidence, positive: weight >= 0.7 && lr >= POSITIVE_RATIO, strong });
+    const what = `${prediction.firing.length} mined rule${prediction.firing.length === 1 ? "" : "s"} predict${prediction.firing.length === 1 ? "s" : ""} it, best ${top.rule.text} (confidence ${top.rule.confidence.toFixed(2)}${stats ? `; such rules fire for ${pct(stats.ruleRecall)} of held-out true ${prediction.relation} facts, ${pct(stats.randomFireRate)} of random objects` : ""})`;
+    if (sign === 1) rv.card.add("rule", Math.max(0.3, weight), what, { evidence, positive: weight >= 0.7, strong });
     else rv.card.add("rule", -Math.max(0.3, weight), `${what}: deleting it goes against the graph's regularities`, { evidence, strong });
   } else if (stats) {
     if (stats.rules > 0 && stats.ruleRecall >= USUALLY_PREDICTED) {
@@ -734,16 +732,15 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     if (long && stats.longTrueSamples >= MIN_LONG_TRUE && stats.longOtherSamples >= MIN_LONG_MEASURED) {
       // Measured where no shorter rule fires (mine-graph-rules.ts), against another fact's
       // object of the relation there: on top of "no shorter rule", not instead of it. Never strong.
-      const bound = measuredRatio(Math.round(stats.longRecall * stats.longTrueSamples), stats.longTrueSamples, Math.round(stats.longOtherRate * stats.longOtherSamples), stats.longOtherSamples);
-      const lr = bound.lower;
+      const lr = (stats.longRecall + eps) / (stats.longOtherRate + eps);
       const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(Math.max(1, lr)) * (0.5 + long.rule.confidence));
       const path = long.paths[0] ?? [];
       const what =
         `${longFiring.length} length-3 rule${longFiring.length === 1 ? "" : "s"} predict${longFiring.length === 1 ? "s" : ""} it, best ${long.rule.text} (confidence ${long.rule.confidence.toFixed(2)}) via ${path.map(tripleText).join("; ")}; ` +
-        `where no shorter rule fires, length-3 rules fire for ${pct(stats.longRecall)} of ${stats.longTrueSamples} held-out true ${prediction.relation} facts, ${pct(stats.longOtherRate)} of other objects of the relation: ${ratioText(bound)}`;
+        `where no shorter rule fires, length-3 rules fire for ${pct(stats.longRecall)} of ${stats.longTrueSamples} held-out true ${prediction.relation} facts, ${pct(stats.longOtherRate)} of other objects of the relation: ×${lr.toFixed(1)}`;
       const evidence = rv.cite({ kind: "path", summary: what, path });
       if (c > 0) {
-        longSpoke = lr >= POSITIVE_RATIO && c >= 0.7;
+        longSpoke = lr >= NEIGHBOUR_POSITIVE_RATIO && c >= 0.7;
         if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: longSpoke });
         else rv.card.add("rule", -c, `${what}: deleting it goes against the graph's regularities`, { evidence });
       }
@@ -785,6 +782,8 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
   return { fired: top !== undefined || longSpoke };
 }
 
+/** Shared-neighbour evidence this many times likelier for true facts than for random ones speaks for the edge. */
+const NEIGHBOUR_POSITIVE_RATIO = 2;
 /** Its most: structure alone is partial evidence (MEDIUM), never a statement. */
 const NEIGHBOUR_MAX_CONTRIBUTION = 2.5;
 
@@ -798,18 +797,16 @@ function constantSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string
   const rules = rv.ctx.rules;
   if (!rules || s.id === o.id) return;
   const p = predictByConstants({ rules, graph: rv.ctx.graph, subject: s.id, relation, object: o.id, relationKey: normalizeRelation(relation) });
-  // Weighed by the ratio's lower confidence bound (measured-ratio.ts), not its point estimate.
-  const b = p.bound;
-  const lr = b?.ratio ?? 1;
-  if (!b || !(p.confidence > 0) || !(lr > 1.2)) return;
+  const lr = p.likelihoodRatio;
+  if (!(p.confidence > 0) || !(lr > 1.2)) return;
   const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr));
   const like = p.examples.map((x) => `"${x.label}"`).join(", ");
   const what =
     `rule ${p.rule} holds for ${p.support} of the ${p.body} other nodes with that edge (confidence ${p.confidence.toFixed(2)}${like ? `, e.g. ${like}` : ""}); ` +
-    `${pct(p.trueShare)} of held-out true ${p.relation} facts have a rule this confident, ${pct(p.otherShare)} of other objects of the relation: ${ratioText(b)}`;
+    `${pct(p.trueShare)} of held-out true ${p.relation} facts have a rule this confident, ${pct(p.otherShare)} of other objects of the relation: ×${lr.toFixed(1)}`;
   const path = [...(p.body_edge ? [p.body_edge] : []), ...(p.examples[0]?.edges ?? [])];
   const evidence = rv.cite({ kind: "path", summary: what, path });
-  if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: lr >= POSITIVE_RATIO });
+  if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO });
   else rv.card.add("rule", -c, `${what}: deleting it goes against the graph's regularities`, { evidence });
 }
 
@@ -823,18 +820,16 @@ function neighbourSignal(rv: Review, s: GraphNode, o: GraphNode, relation: strin
   const rules = rv.ctx.rules;
   if (!rules) return;
   const p = predictByNeighbours({ rules, graph: rv.ctx.graph, subject: s.id, relation, object: o.id, maxShared: 3 });
-  // The stronger of the two by the lower confidence bound of its measured ratio (measured-ratio.ts).
   const useShared = p.score > 0 && p.likelihoodRatio >= p.similarLikelihoodRatio;
-  const b = useShared ? p.bound : p.similarBound;
-  const lr = b?.ratio ?? 1;
-  if (!b || !(lr > 1.2)) return;
+  const lr = useShared ? p.likelihoodRatio : p.similarLikelihoodRatio;
+  if (!(lr > 1.2)) return;
   const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr));
   const path = useShared ? (p.shared[0]?.path ?? []) : [...(p.similar[0]?.via ?? []), ...(p.similar[0] ? [p.similar[0].edge] : [])];
   const what = useShared
-    ? `${s.label} and ${o.label} share ${p.sharedCount} neighbour${p.sharedCount === 1 ? "" : "s"} through patterns that mark ${p.relation}: ${p.shared.map((n) => `"${n.label}"`).join(", ")} (overlap ${p.score.toFixed(2)}, hubs discounted; ${pct(p.trueShare)} of held-out true ${p.relation} facts have this much, ${pct(p.randomShare)} of random pairs: ${ratioText(b)})`
-    : `nodes that share ${s.label}'s neighbours have ${p.relation} ${o.label}: ${p.similar.map((n) => `"${n.label}"`).join(", ")} (similarity ${p.similarScore.toFixed(2)}, hubs discounted; ${pct(p.similarTrueShare)} of held-out true ${p.relation} facts have this much, ${pct(p.similarRandomShare)} of random pairs: ${ratioText(b)})`;
+    ? `${s.label} and ${o.label} share ${p.sharedCount} neighbour${p.sharedCount === 1 ? "" : "s"} through patterns that mark ${p.relation}: ${p.shared.map((n) => `"${n.label}"`).join(", ")} (overlap ${p.score.toFixed(2)}, hubs discounted; ${pct(p.trueShare)} of held-out true ${p.relation} facts have this much, ${pct(p.randomShare)} of random pairs: ×${lr.toFixed(1)})`
+    : `nodes that share ${s.label}'s neighbours have ${p.relation} ${o.label}: ${p.similar.map((n) => `"${n.label}"`).join(", ")} (similarity ${p.similarScore.toFixed(2)}, hubs discounted; ${pct(p.similarTrueShare)} of held-out true ${p.relation} facts have this much, ${pct(p.similarRandomShare)} of random pairs: ×${lr.toFixed(1)})`;
   const evidence = rv.cite({ kind: "path", summary: what, path });
-  if (sign === 1) rv.card.add("graph", c, what, { evidence, positive: lr >= POSITIVE_RATIO });
+  if (sign === 1) rv.card.add("graph", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO });
   else rv.card.add("graph", -c, `${what}: deleting it goes against the graph's structure`, { evidence });
 }
 
@@ -843,6 +838,9 @@ function neighbourSignal(rv: Review, s: GraphNode, o: GraphNode, relation: strin
  * object among the relation's objects for this subject, weighed by the likelihood ratio measured
  * on held-out facts against another fact's object of the relation. Inserts only: an edge the
  * graph holds was trained on, so its rank says nothing. Never strong: it predicts, it does not state.
+ * The ratio rests on a band of about five held-out true ranks (embed-graph.ts), so it is weighed
+ * by its lower 90% confidence bound (measured-ratio.ts), and speaks for the edge only when that
+ * bound is ≥ ×2: 5 of 50 true facts against 0 of 50 other objects reads ×11 but is at least ×1.8.
  */
 function embeddingSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string): void {
   const rules = rv.ctx.rules;
