@@ -1047,6 +1047,24 @@ interface Scratch {
   epoch: number;
 }
 
+/**
+ * Chains y's adjacency entries per neighbour: after it, `stamp[z] === epoch` marks y's neighbours
+ * and `head[z]`/`next[j]` list the entries j from y to z. Returns the epoch. Cost deg(y).
+ */
+function chainNeighbours(ix: RulesIndex, y: number, scratch: Scratch): number {
+  const epoch = ++scratch.epoch;
+  for (let j = ix.off[y] as number; j < (ix.off[y + 1] as number); j++) {
+    const z = ix.nbr[j] as number;
+    if (scratch.stamp[z] !== epoch) {
+      scratch.stamp[z] = epoch;
+      scratch.head[z] = -1;
+    }
+    scratch.next[j] = scratch.head[z] as number;
+    scratch.head[z] = j;
+  }
+  return epoch;
+}
+
 function* mineRelationRules(
   ix: RulesIndex,
   r: number,
@@ -1073,16 +1091,7 @@ function* mineRelationRules(
     const x = S[f] as number;
     const y = O[f] as number;
     // y's neighbours, chained per middle node z (entries seen from y).
-    const epoch = ++scratch.epoch;
-    for (let j = ix.off[y] as number; j < (ix.off[y + 1] as number); j++) {
-      const z = ix.nbr[j] as number;
-      if (scratch.stamp[z] !== epoch) {
-        scratch.stamp[z] = epoch;
-        scratch.head[z] = -1;
-      }
-      scratch.next[j] = scratch.head[z] as number;
-      scratch.head[z] = j;
-    }
+    const epoch = chainNeighbours(ix, y, scratch);
     let joined = 0;
     for (let i = ix.off[x] as number; i < (ix.off[x + 1] as number) && joined < limits.maxJoinPerFact; i++) {
       const z = ix.nbr[i] as number;
@@ -1263,16 +1272,7 @@ function* mineLength3(ix: RulesIndex, r: number, limits: MineLimits, scratch: Sc
     const f = sample[t] as number;
     const x = S[f] as number;
     const y = O[f] as number;
-    const epoch = ++scratch.epoch;
-    for (let j = ix.off[y] as number; j < (ix.off[y + 1] as number); j++) {
-      const w = ix.nbr[j] as number;
-      if (scratch.stamp[w] !== epoch) {
-        scratch.stamp[w] = epoch;
-        scratch.head[w] = -1;
-      }
-      scratch.next[j] = scratch.head[w] as number;
-      scratch.head[w] = j;
-    }
+    const epoch = chainNeighbours(ix, y, scratch);
     let work = 0;
     for (let i = ix.off[x] as number; i < (ix.off[x + 1] as number) && work < limits.maxJoin3PerFact; i++) {
       const z = ix.nbr[i] as number;
@@ -1456,16 +1456,7 @@ function similarity(ix: RulesIndex, x: number, y: number, sim: SimilarityScratch
  * most maxJoin).
  */
 function joinShared(ix: RulesIndex, x: number, y: number, scratch: Scratch, maxJoin: number, visit: (z: number, a1: number, a2: number) => void): void {
-  const epoch = ++scratch.epoch;
-  for (let j = ix.off[y] as number; j < (ix.off[y + 1] as number); j++) {
-    const z = ix.nbr[j] as number;
-    if (scratch.stamp[z] !== epoch) {
-      scratch.stamp[z] = epoch;
-      scratch.head[z] = -1;
-    }
-    scratch.next[j] = scratch.head[z] as number;
-    scratch.head[z] = j;
-  }
+  const epoch = chainNeighbours(ix, y, scratch);
   let joined = 0;
   for (let i = ix.off[x] as number; i < (ix.off[x + 1] as number) && joined < maxJoin; i++) {
     const z = ix.nbr[i] as number;

@@ -15,7 +15,8 @@ import type { TestDatabase } from "../db/test-database";
 import { useTestDatabase } from "../db/test-database";
 import { getGraphSummary, importGraphFromPath } from "../graphs";
 import type * as proposals from "../proposals";
-import { createProposal, getProposal, reviewForGraph } from "../proposals";
+import { getProposal } from "../proposals";
+import { proposeFromRun } from "../proposals/test-run-proposal";
 import { approveActions } from "./approvals";
 
 /** Runs once, right after approveActions has read the proposal and its rules (then cleared). */
@@ -40,25 +41,8 @@ const GRAPH = "httpx";
 const ACTION: RefinementAction = { type: "insert_edge", subject: "Client", relation: "calls", object: "_build_request" };
 let ada: Actor & { kind: "user" };
 
-async function proposeAsRunOf(startedBy: Actor & { kind: "user" }): Promise<string> {
-  const summary = await getGraphSummary(GRAPH);
-  const reviews = await reviewForGraph({ graph: GRAPH, version: summary.version, actions: [ACTION] });
-  const run = await getDb().run.create({
-    data: {
-      graphId: summary.id,
-      queryId: "0123456789abcdef",
-      question: "What does Client call?",
-      graphVersion: summary.version,
-      provider: "heuristic",
-      model: "heuristic",
-      isLlm: false,
-      config: "{}",
-      status: "awaiting_review",
-      startedById: startedBy.userId,
-      startedByName: startedBy.username,
-    },
-  });
-  return createProposal({ graph: GRAPH, baseVersion: summary.version, source: "run", runId: run.id, question: "What does Client call?", actions: [ACTION], reviews });
+function proposeAsRunOf(startedBy: Actor & { kind: "user" }): Promise<string> {
+  return proposeFromRun({ graph: GRAPH, actions: [ACTION], question: "What does Client call?", startedBy });
 }
 
 beforeAll(async () => {

@@ -18,7 +18,8 @@ import { getGraphSummary, loadGraph } from "../graphs";
 import { resolveActionNames } from "../../review/resolve-action";
 import { importGraphFromPath } from "../graphs";
 import { getApprovalPolicy } from "../policies";
-import { createProposal, findProposals, getProposal, previewProposal, reviewForGraph } from "./proposals";
+import { findProposals, getProposal, previewProposal, reviewForGraph } from "./proposals";
+import { proposeFromRun } from "./test-run-proposal";
 import type { TestDatabase } from "../db/test-database";
 import { useTestDatabase } from "../db/test-database";
 
@@ -29,25 +30,8 @@ const LOW_UNKNOWN: RefinementAction = { type: "insert_edge", subject: "main", re
 let ada: Actor & { kind: "user" };
 let bea: Actor & { kind: "user" };
 
-async function propose(actions: RefinementAction[], startedBy: Actor & { kind: "user" }, question: string): Promise<string> {
-  const summary = await getGraphSummary(GRAPH);
-  const reviews = await reviewForGraph({ graph: GRAPH, version: summary.version, actions });
-  const run = await getDb().run.create({
-    data: {
-      graphId: summary.id,
-      queryId: "0123456789abcdef",
-      question,
-      graphVersion: summary.version,
-      provider: "heuristic",
-      model: "heuristic",
-      isLlm: false,
-      config: "{}",
-      status: "awaiting_review",
-      startedById: startedBy.userId,
-      startedByName: startedBy.username,
-    },
-  });
-  return createProposal({ graph: GRAPH, baseVersion: summary.version, source: "run", runId: run.id, question, actions, reviews });
+function propose(actions: RefinementAction[], startedBy: Actor & { kind: "user" }, question: string): Promise<string> {
+  return proposeFromRun({ graph: GRAPH, actions, question, startedBy });
 }
 
 let pairs = 0;
