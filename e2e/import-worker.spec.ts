@@ -49,8 +49,9 @@ test("a big path import and a big upload run in the worker and are audited", asy
 test("the import form shows the server's progress lines while a big import runs", async ({ page }) => {
   const fb15k = path.resolve(here, "..", "..", "shared", "data", "fb15k237", "train.tsv.gz");
   await page.goto("/");
-  await page.getByLabel("Path on the server").fill(fb15k);
-  await page.getByLabel("Name", { exact: true }).fill("fb15k-progress");
+  await page.getByRole("tab", { name: "From a path on the server" }).click();
+  await page.getByRole("textbox", { name: "Path on the server" }).fill(fb15k);
+  await page.getByRole("textbox", { name: "Name", exact: true }).fill("fb15k-progress");
   await page.getByRole("button", { name: "Import", exact: true }).click();
   // Polled from GET /api/graphs/imports: rows written with the rate, then the index builds and the commit.
   await expect(page.getByTestId("import-progress")).toContainText(/fb15k-progress: (reading|parsed|wrote|[\d,]+ rows written)/, { timeout: 60_000 });
