@@ -161,6 +161,18 @@ describe("refinery CLI", () => {
       const r = await run("import", p);
       expect(r.code).toBe(1);
       expect(r.err).toContain("over the 512 MiB import limit");
+      expect(r.err).toContain("files over 512 MiB are supported as triple files");
+      fs.rmSync(p);
+    });
+
+    it("streams a triple file of any size, refusing a line with no end without holding it", async () => {
+      // 600 MiB of a sparse file: one "line" of NUL characters, never read whole.
+      const p = path.join(tmp, "huge.tsv");
+      fs.writeFileSync(p, "a\tr\tb\n");
+      fs.truncateSync(p, 600 * 1024 * 1024);
+      const r = await run("import", p, "--name", "huge-line");
+      expect(r.code).toBe(1);
+      expect(r.err).toContain(`${p}: line 2 is over 1,048,576 characters with no line break`);
       fs.rmSync(p);
     });
 

@@ -107,6 +107,15 @@ test.describe.serial("the review queue at 5,000 pending actions", () => {
     test.setTimeout(300_000);
     const seen = watchPage(page);
     await recordMainThread(page);
+    // What the queue reads in the background: bytes of every proposals response (its compact rows pages).
+    const reads: { url: string; bytes: number }[] = [];
+    page.on("response", (r) => {
+      if (!r.url().includes("/api/proposals") || r.request().method() !== "GET") return;
+      void r.body().then(
+        (body) => reads.push({ url: r.url(), bytes: body.length }),
+        () => undefined,
+      );
+    });
     const queue = page.getByTestId("review-queue");
     const visible = async () => Number(await queue.getAttribute("data-visible"));
 
@@ -122,6 +131,18 @@ test.describe.serial("the review queue at 5,000 pending actions", () => {
     await expect(page.getByTestId("queue-loading-rest")).toHaveCount(0, { timeout: 120_000 });
     await expect(queue).toHaveAttribute("data-visible", String(TOTAL), { timeout: 60_000 });
     const completeWall = Date.now() - opened;
+    await expect.poll(() => reads.length).toBeGreaterThan(0);
+    const readBytes = reads.reduce((sum, r) => sum + r.bytes, 0);
+    // The same proposals as full pages (what the queue read before GET /api/proposals/rows), for comparison.
+    let fullBytes = 0;
+    let cursor: string | null = null;
+    do {
+      const body = await (await page.request.get(`/api/proposals?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)).body();
+      fullBytes += body.length;
+      cursor = (JSON.parse(body.toString("utf8")) as { nextCursor: string | null }).nextCursor;
+    } while (cursor);
+    const mb = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
+    note("5,000 actions: background read", `${reads.length} request(s), ${mb(readBytes)} of JSON (${reads.map((r) => new URL(r.url).pathname).join(", ")}); the same proposals as full pages of GET /api/proposals: ${mb(fullBytes)}`);
     note(
       "5,000 actions: open",
       `${await pageTiming(page)}; hydrated ${hydratedWall} ms, first j handled ${firstKeyWall} ms, every row read ${completeWall} ms (as Playwright saw it); ${await mainThreadSince(page, 0)}`,
@@ -265,7 +286,7 @@ test.describe.serial("the review queue at 5,000 pending actions", () => {
     // Hold the background pages back, to see the first state a reviewer sees.
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/api\/proposals\?/, async (route) => {
+    await page.route(/\/api\/proposals\/rows\?/, async (route) => {
       await held;
       await route.continue();
     });

@@ -20,7 +20,15 @@
  * (`npm run bench:scale -- --sizes 10m --db postgres --sql-only`: 10.07M edges).
  *
  * Options: `--sizes` (1m, 3m, 10m, or `<n>x` for n copies; default 1m,3m), `--db` (sqlite,
- * postgres; default both), `--rounds` apply rounds (default 3), `--sql-only`. PostgreSQL uses
+ * postgres; default both), `--rounds` apply rounds (default 3), `--sql-only`, `--keep-db <url>`
+ * (with --sql-only: use and keep that PostgreSQL database, reusing a graph already imported
+ * there, e.g. a 10M build across runs), `--sql-copy` (with --sql-only, past 512 MiB: import ×1 and
+ * copy it to the size in SQL, the quick way to a 10M graph; without it the file is imported
+ * through the product's streamed import), `--import-only` (import, then a fresh process's load
+ * if memory allows; no queries or applies: `--sizes 10m --db postgres --import-only`, with
+ * `--keep-db <url>` to leave the graph for `--sql-only` runs). Files past 512 MiB are deleted
+ * after their runs. The import's peak RSS (this process, the import worker included) is
+ * sampled every 250 ms. PostgreSQL uses
  * REFINERY_BENCH_PG_URL (or REFINERY_TEST_PG_URL) when set, else the script runs itself again
  * under scripts/with-postgres.sh (a throwaway server). Progress goes to stderr, the table of
  * figures to stdout. The replicated files are kept in the system temp folder for the next run.
@@ -46,6 +54,8 @@ interface ScaleFigures {
   importS: number;
   importCpuS: number;
   importProbeP95: number;
+  /** Peak RSS of the importing process (its import worker included) during the import. */
+  importPeakRssMb?: number;
   loadS: number;
   loadCpuS: number;
   loadProbeP95: number;
@@ -78,6 +88,22 @@ function copiesOf(size: string): number {
 
 /** `--sql-only` (PostgreSQL): import, then SQL retrieval only; no whole load (sizes beyond memory, e.g. 10m). */
 const SQL_ONLY = process.argv.includes("--sql-only");
+/** `--sql-copy`: past the import limit, build the graph by copying ×1 in SQL instead of importing it. */
+const SQL_COPY = process.argv.includes("--sql-copy");
+/** `--import-only`: import (streamed, through the product), then a fresh process's load; nothing else. */
+const IMPORT_ONLY = process.argv.includes("--import-only");
+
+/** Peak RSS of this process (worker threads included) while `work` runs, sampled every 250 ms. */
+async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; peakRssMb: number }> {
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 250);
+  try {
+    const result = await work();
+    return { result, peakRssMb: Math.max(peak, process.memoryUsage.rss()) / 1e6 };
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 const log = (message: string): void => void process.stderr.write(`[bench:scale ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
 
@@ -93,7 +119,10 @@ function p95(samples: number[]): number {
 async function child(file: string, copies: number): Promise<void> {
   const rounds = Number(option("rounds", "3"));
   const { useTestDatabase } = await import("../lib/server/db/test-database");
-  const database = await useTestDatabase("scale");
+  // `--keep-db <url>` (--sql-only): that database is used and kept, and a graph already in it is not imported again.
+  const keptUrl = SQL_ONLY || IMPORT_ONLY ? option("keep-db", "") : "";
+  if (keptUrl) process.env.DATABASE_URL = keptUrl;
+  const database = keptUrl ? await keptDatabase(keptUrl) : await useTestDatabase("scale");
   const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
   try {
     const { importGraphFromPath } = await import("../lib/server/graphs/import-graph");
@@ -107,7 +136,21 @@ async function child(file: string, copies: number): Promise<void> {
       lastSaid = performance.now();
       log(`  ${database.dialect} ×${copies}: ${m}`);
     };
-    if (SQL_ONLY && database.dialect === "postgres" && fs.statSync(file).size > MAX_INPUT_BYTES) {
+    if (keptUrl && !IMPORT_ONLY) {
+      const { getDb } = await import("../lib/server/db/db");
+      const row = await getDb().graph.findUnique({ where: { name } });
+      if (row) {
+        log(`${database.dialect} ×${copies}: ${name} is already in the kept database; SQL retrieval`);
+        const sql = await measureSqlRetrieval(name, await sqlBenchQuestions(row.id, row.currentVersion));
+        log(`${database.dialect} ×${copies}: SQL retrieval ${JSON.stringify(sql)}`);
+        const none = Number.NaN;
+        const version = await getDb().graphVersion.findFirst({ where: { graphId: row.id, version: row.currentVersion } });
+        const figures: ScaleFigures = { dialect: database.dialect, copies, nodes: version?.nodeCount ?? none, edges: version?.edgeCount ?? none, importS: none, importCpuS: none, importProbeP95: none, loadS: none, loadCpuS: none, loadProbeP95: none, rssMb: process.memoryUsage().rss / 1e6, freshRssMb: none, freshLoadS: none, heapMb: none, queryP95: none, applyP50: none, afterApplyP50: none, afterApplyMax: none, sql };
+        process.stdout.write(`${JSON.stringify(figures)}\n`);
+        return;
+      }
+    }
+    if (SQL_ONLY && SQL_COPY && database.dialect === "postgres" && fs.statSync(file).size > MAX_INPUT_BYTES) {
       // Past the import's limit: the ×1 import, copied in SQL to the size (bench-sql-retrieval.ts).
       const one = await replicateFb15k(1, path.dirname(file));
       const imp = await withProbe(() => importGraphFromPath({ path: one, name: "fb1x" }));
@@ -124,9 +167,26 @@ async function child(file: string, copies: number): Promise<void> {
       return;
     }
     log(`${database.dialect} ×${copies}: import ${path.basename(file)}`);
-    const imp = await withProbe(() => importGraphFromPath({ path: file, name, onProgress: say }));
+    const peak = await withPeakRss(() => withProbe(() => importGraphFromPath({ path: file, name, onProgress: say })));
+    const imp = peak.result;
     const edges = imp.result.graph.edges;
-    log(`${database.dialect} ×${copies}: imported ${edges} edges in ${(imp.ms / 1000).toFixed(1)} s; cold load`);
+    log(
+      `${database.dialect} ×${copies}: imported ${edges} edges, ${imp.result.graph.nodes} nodes in ${(imp.ms / 1000).toFixed(1)} s ` +
+        `(CPU ${imp.cpuS.toFixed(1)} s in this process, ${Math.round(edges / (imp.ms / 1000)).toLocaleString("en")} edges/s), peak RSS ${peak.peakRssMb.toFixed(0)} MB; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`,
+    );
+    if (IMPORT_ONLY) {
+      // A fresh process's load (a restarted server), if memory allows; then nothing else.
+      const fresh = await loadInFreshProcess(name).catch((error: unknown) => {
+        log(`${database.dialect} ×${copies}: the fresh-process load failed (${String(error)})`);
+        return { loadS: Number.NaN, rssMb: Number.NaN };
+      });
+      log(`${database.dialect} ×${copies}: a fresh process loads it in ${fresh.loadS.toFixed(1)} s, RSS ${fresh.rssMb.toFixed(0)} MB`);
+      const none = Number.NaN;
+      const figures: ScaleFigures = { dialect: database.dialect, copies, nodes: imp.result.graph.nodes, edges, importS: imp.ms / 1000, importCpuS: imp.cpuS, importProbeP95: p95(imp.probes), importPeakRssMb: peak.peakRssMb, loadS: none, loadCpuS: none, loadProbeP95: none, rssMb: none, freshRssMb: fresh.rssMb, freshLoadS: fresh.loadS, heapMb: none, queryP95: none, applyP50: none, afterApplyP50: none, afterApplyMax: none };
+      process.stdout.write(`${JSON.stringify(figures)}\n`);
+      return;
+    }
+    log(`${database.dialect} ×${copies}: cold load`);
     if (SQL_ONLY && database.dialect === "postgres") {
       // Beyond what memory holds: only SQL retrieval, no whole load.
       const { getDb } = await import("../lib/server/db/db");
@@ -180,6 +240,7 @@ async function child(file: string, copies: number): Promise<void> {
       importS: imp.ms / 1000,
       importCpuS: imp.cpuS,
       importProbeP95: p95(imp.probes),
+      importPeakRssMb: peak.peakRssMb,
       loadS: load.ms / 1000,
       loadCpuS: load.cpuS,
       loadProbeP95: p95(load.probes),
@@ -197,6 +258,30 @@ async function child(file: string, copies: number): Promise<void> {
   } finally {
     await database.cleanup();
   }
+}
+
+/** `--keep-db <url>`: an existing PostgreSQL database (created if missing), never dropped. */
+async function keptDatabase(url: string): Promise<{ dialect: "postgres"; cleanup(): Promise<void> }> {
+  const target = new URL(url);
+  const server = new URL(url);
+  server.pathname = "/postgres";
+  const pg = (await import("pg")).default;
+  const client = new pg.Client({ connectionString: server.toString() });
+  await client.connect();
+  try {
+    const name = decodeURIComponent(target.pathname.slice(1));
+    const found = await client.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [name]);
+    if (found.rowCount === 0) await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+  return {
+    dialect: "postgres",
+    async cleanup() {
+      const { disconnectDb } = await import("../lib/server/db/close");
+      await disconnectDb();
+    },
+  };
 }
 
 /** Load mode (`--load-only <graph>`, DATABASE_URL set): load the current version, full GC, print RSS. */
@@ -231,7 +316,7 @@ function loadInFreshProcess(name: string): Promise<{ loadS: number; rssMb: numbe
 function runChild(dialect: string, file: string, copies: number, pgUrl: string | undefined): Promise<ScaleFigures> {
   const env: NodeJS.ProcessEnv = { ...process.env, REFINERY_TEST_DATABASE: dialect };
   if (pgUrl) env.REFINERY_TEST_PG_URL = pgUrl;
-  const args = ["--expose-gc", "--max-old-space-size=12288", "--import", "tsx", self, "--child", file, String(copies), "--rounds", option("rounds", "3"), ...(SQL_ONLY ? ["--sql-only"] : [])];
+  const args = ["--expose-gc", "--max-old-space-size=12288", "--import", "tsx", self, "--child", file, String(copies), "--rounds", option("rounds", "3"), ...(SQL_ONLY ? ["--sql-only"] : []), ...(SQL_COPY ? ["--sql-copy"] : []), ...(IMPORT_ONLY ? ["--import-only"] : []), ...(option("keep-db", "") ? ["--keep-db", option("keep-db", "")] : [])];
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, args, { cwd: benchRoot, env, stdio: ["ignore", "pipe", "inherit"] });
     let out = "";
@@ -247,7 +332,7 @@ function runChild(dialect: string, file: string, copies: number, pgUrl: string |
 
 // CPU seconds beside wall time: on a shared machine the wall time also measures the others.
 const TABLE_HEAD = [
-  "| database | edges | import (CPU) | triples/s | probe p95 (import) | load (CPU) | probe p95 (load) | RSS after load | a fresh process: load, RSS | query p95 | apply 10 (p50) | first request after apply (p50 / max) | SQL retrieval: keys, first, query p50 / p95 (rounds, statements), differing |",
+  "| database | edges | import (CPU, peak RSS) | triples/s | probe p95 (import) | load (CPU) | probe p95 (load) | RSS after load | a fresh process: load, RSS | query p95 | apply 10 (p50) | first request after apply (p50 / max) | SQL retrieval: keys, first, query p50 / p95 (rounds, statements), differing |",
   "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
 ];
 
@@ -260,7 +345,7 @@ function tableRow(r: ScaleFigures): string {
   // A figure not measured (`--sql-only`) comes back from JSON as null.
   const f = (n: number | null, d = 1) => (n === null || Number.isNaN(n) ? "–" : n.toFixed(d));
   return (
-    `| ${r.dialect} | ${r.edges.toLocaleString("en")} | ${f(r.importS)} s (${f(r.importCpuS)} s) | ${Math.round(r.edges / r.importS).toLocaleString("en")} | ${f(r.importProbeP95)} ms | ` +
+    `| ${r.dialect} | ${r.edges.toLocaleString("en")} | ${f(r.importS)} s (${f(r.importCpuS)} s${r.importPeakRssMb ? `, ${f(r.importPeakRssMb, 0)} MB` : ""}) | ${r.importS ? Math.round(r.edges / r.importS).toLocaleString("en") : "–"} | ${f(r.importProbeP95)} ms | ` +
     `${f(r.loadS, 2)} s (${f(r.loadCpuS, 2)} s) | ${f(r.loadProbeP95)} ms | ${f(r.rssMb, 0)} MB | ${f(r.freshLoadS, 2)} s, ${f(r.freshRssMb, 0)} MB | ${f(r.queryP95)} ms | ${f(r.applyP50, 0)} ms | ${f(r.afterApplyP50, 0)} / ${f(r.afterApplyMax, 0)} ms | ${sqlCell(r.sql)} |`
   );
 }
@@ -308,6 +393,11 @@ async function main(): Promise<void> {
         return undefined;
       });
       if (figures) console.log(tableRow(figures));
+    }
+    // Past the import limit (the 10M file: ~830 MB): not kept for the next run.
+    if (fs.statSync(file).size > MAX_INPUT_BYTES) {
+      fs.rmSync(file, { force: true });
+      log(`deleted ${file}`);
     }
   }
   console.log(`load average at the end ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);

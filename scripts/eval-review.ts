@@ -12,6 +12,7 @@
  *   npm run eval:review -- --dump F  write every review (set, truth, label, score, signals) to F as JSON
  *   npm run eval:review -- --no-embedding  mine without the learned link predictor (embed-graph.ts)
  *   npm run eval:review -- --length3 N  also mine length-3 path rules on N head facts per relation (off by default)
+ *   npm run eval:review -- --limits k=v,…  other mining limits (MineLimits), e.g. sameSourceSamples=0 to compare a signal off
  *
  * Sets:
  * - countries_S1: the test.txt edges graph.txt lacks vs the same country in a wrong region.
@@ -509,6 +510,12 @@ function main(): void {
   const noRules = args.includes("--no-rules");
   const embedding = !args.includes("--no-embedding");
   const length3 = args.includes("--length3") ? Number(args[args.indexOf("--length3") + 1] ?? 60) : 0;
+  const extraLimits: Record<string, number> = Object.fromEntries(
+    (args.includes("--limits") ? (args[args.indexOf("--limits") + 1] ?? "") : "")
+      .split(",")
+      .filter((kv) => kv.includes("="))
+      .map((kv) => [kv.slice(0, kv.indexOf("=")), Number(kv.slice(kv.indexOf("=") + 1))]),
+  );
   const started = performance.now();
   const builders: Array<[string, () => EvalSet]> = [
     ["countries_S1", countries],
@@ -521,12 +528,13 @@ function main(): void {
   ];
   const checks = new Map<string, Scored[]>();
   const results = new Map<string, Scored[]>();
+  const diagnostics = new Map<string, Scored[]>();
   console.log(`Review evaluation: true missing edges vs made-up ones; default thresholds high ${DEFAULT_THRESHOLDS.high}, medium ${DEFAULT_THRESHOLDS.medium}`);
   for (const [name, build] of builders) {
     if (only && !only.split(",").includes(name)) continue;
     const set = build();
     const t0 = performance.now();
-    const rules = noRules ? null : mineGraphRules({ graph: set.graph, limits: { ...(embedding ? {} : { embeddingDim: 0 }), ...(length3 > 0 ? { length3Samples: length3 } : {}) } });
+    const rules = noRules ? null : mineGraphRules({ graph: set.graph, limits: { ...(embedding ? {} : { embeddingDim: 0 }), ...(length3 > 0 ? { length3Samples: length3 } : {}), ...extraLimits } });
     const mined = performance.now() - t0;
     const t1 = performance.now();
     const rows = run(set, rules);
@@ -535,12 +543,13 @@ function main(): void {
     console.log(`(rules mined in ${(mined / 1000).toFixed(1)} s; ${rows.length} reviews in ${((performance.now() - t1) / 1000).toFixed(1)} s)`);
     if (CHECK_SETS.has(set.name)) checks.set(set.name, rows);
     else if (!DIAGNOSTIC_SETS.has(set.name)) results.set(set.name, rows);
+    else diagnostics.set(set.name, rows);
   }
   if (args.includes("--dump")) {
     // Every review's set, truth, label, score and signals, for offline analysis.
     const file = args[args.indexOf("--dump") + 1] ?? "eval-review.json";
-    const dump = [...results, ...checks].flatMap(([name, rows]) =>
-      rows.map((r) => ({ set: name, truth: r.truth, label: r.label, score: r.score, text: r.review.text, signals: r.review.signals ?? [] })),
+    const dump = [...results, ...checks, ...diagnostics].flatMap(([name, rows]) =>
+      rows.map((r) => ({ set: name, truth: r.truth, label: r.label, score: r.score, text: r.review.text, signals: r.review.signals ?? [], evidence: r.review.evidence })),
     );
     fs.writeFileSync(file, JSON.stringify(dump));
   }

@@ -19,6 +19,7 @@ export const WARNING_SENTENCE: Record<WarningCode, string> = {
   MERGE_EXISTING: "Both names are existing nodes, so this merges them.",
   SELF_LOOP: "Both ends are the same node.",
   OUTSIDE_RETRIEVED: "The run never looked at these nodes.",
+  RULES_NOT_MINED: "The graph is too large to mine rules: reviewed from the nodes' neighbourhood only.",
 };
 
 /** The sentence for a code from anywhere (a queue row's string); an unknown code gets a plain one. */

@@ -11,8 +11,8 @@
 import type { ApprovalMode, ApprovalPolicy } from "@/lib/auth/approval-policy";
 import type { Actor } from "@/lib/auth/permissions";
 import { actionKey } from "@/lib/changes/action-key";
-import type { ScoreSignal } from "@/lib/review/types";
-import type { ActionStatus, Confidence, ProposalDetails, ProposalOrigin } from "../api/proposal-types";
+import type { QueueProposal, QueueSignalSummary } from "@/lib/server/proposals/queue-proposals";
+import type { ActionStatus, Confidence, ProposalOrigin } from "../api/proposal-types";
 import type { RefinementAction } from "../api/run-types";
 import type { ApprovalTarget } from "../proposals/approval-types";
 import { CONFIDENCE_RANK } from "../proposals/confidence";
@@ -81,7 +81,7 @@ export interface QueueSignal {
 /** Signals a queue row shows: enough to see what moved the score most, in both directions. */
 const QUEUE_SIGNALS = 3;
 
-function topSignals(signals: ScoreSignal[] | undefined): QueueSignal[] {
+function topSignals(signals: readonly QueueSignalSummary[] | undefined): QueueSignal[] {
   return [...(signals ?? [])]
     .sort((a, b) => Math.abs(b.contribution) - Math.abs(a.contribution))
     .slice(0, QUEUE_SIGNALS)
@@ -91,12 +91,13 @@ function topSignals(signals: ScoreSignal[] | undefined): QueueSignal[] {
 /**
  * One row per action, copies of a pending action merged into one row (see the module header).
  * `viewer` picks which copy a merged row decides on; without one, the most approved, newest.
+ * Takes full proposals or the compact ones of GET /api/proposals/rows (the same rows from either).
  */
-export function toQueueRows(proposals: ProposalDetails[], viewer: Actor | null = null): QueueRow[] {
+export function toQueueRows(proposals: readonly QueueProposal[], viewer: Actor | null = null): QueueRow[] {
   return mergeCopies(toActionRows(proposals), viewer);
 }
 
-function toActionRows(proposals: ProposalDetails[]): QueueRow[] {
+function toActionRows(proposals: readonly QueueProposal[]): QueueRow[] {
   return proposals.flatMap((p) =>
     p.actions.map((a) => ({
       key: `${p.id}:${a.index}`,

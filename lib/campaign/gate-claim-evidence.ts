@@ -13,7 +13,7 @@ import type { ActionReview } from "../review/types";
 import type { EvidenceClass } from "./types";
 
 /** Warnings that do not stop an action from being attributed (the review's non-blocking ones). */
-const NON_BLOCKING = new Set(["OUTSIDE_RETRIEVED", "PARALLEL_RELATION", "MERGE_EXISTING", "EDGE_EXISTS"]);
+const NON_BLOCKING = new Set(["OUTSIDE_RETRIEVED", "PARALLEL_RELATION", "MERGE_EXISTING", "EDGE_EXISTS", "RULES_NOT_MINED"]);
 
 export function classifyEvidence(review: ActionReview): { evidence: EvidenceClass; why: string } {
   const signals = review.signals ?? [];

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { AppError } from "../errors";
 import { readData } from "../test/data";
-import { parseLabelFile, parseTripleLines, parseTriples } from "./parse-triples";
+import type { RawTriple } from "./parse-triples";
+import { createTripleLineReader, parseLabelFile, parseTripleLines, parseTriples } from "./parse-triples";
 
 describe("plain triples", () => {
   it("imports MetaQA's s|r|o knowledge base", () => {
@@ -58,5 +59,39 @@ describe("plain triples", () => {
       expect((e as AppError).code).toBe("PARSE_ERROR");
       expect((e as AppError).message).toContain(`t.txt: ${message}`);
     }
+  });
+});
+
+describe("the incremental line reader (a streamed import)", () => {
+  const read = (pieces: string[], source = "t.txt") => {
+    const rows: RawTriple[] = [];
+    const reader = createTripleLineReader(source, (subject, relation, object, line) => rows.push({ subject, relation, object, line }));
+    for (const p of pieces) reader.push(p);
+    reader.end();
+    return rows;
+  };
+
+  it("gives the whole-text rows whatever the chunks (split anywhere, even inside a CRLF or the BOM's line)", () => {
+    const text = "\uFEFF# c\r\n a \t r1\t b \r\n\r\n#x\ty\tz\n\t\t\nc\tr2\td\n   \ne\tr3\tf";
+    const whole = parseTripleLines(text);
+    expect(whole).toHaveLength(3);
+    for (let i = 0; i <= text.length; i++) expect(read([text.slice(0, i), text.slice(i)])).toEqual(whole);
+    expect(read([...text])).toEqual(whole);
+  });
+
+  it("gives the whole-text rows of a real file read in 64 KiB pieces", () => {
+    const text = readData("metaqa", "kb.txt");
+    const pieces: string[] = [];
+    for (let i = 0; i < text.length; i += 65_536) pieces.push(text.slice(i, i + 65_536));
+    expect(pieces.length).toBeGreaterThan(10);
+    expect(read(pieces, "kb.txt")).toEqual(parseTripleLines(text, "kb.txt"));
+  });
+
+  it("names the same line as the whole-text parser when a bad line comes late", () => {
+    const good = Array.from({ length: 5000 }, (_, i) => `s${i}|r|o${i}\n`).join("");
+    const text = `${good}a|b\n`;
+    expect(() => parseTripleLines(text, "t.txt")).toThrow("t.txt: line 5001: expected 3 '|'-separated fields (subject, relation, object), found 2");
+    expect(() => read([text.slice(0, 30_001), text.slice(30_001)])).toThrow("t.txt: line 5001: expected 3 '|'-separated fields (subject, relation, object), found 2");
+    expect(() => read(["", "\n", "  \n"])).toThrow("t.txt: no triples found (the file is empty)");
   });
 });

@@ -24,53 +24,114 @@ export interface RawTriple {
 }
 
 /**
- * Split triple text into rows; throws PARSE_ERROR naming the file and line of a bad row. Scans
- * the text with indexOf (no array of lines, no array of fields per line): a million-line file
- * is parsed in a fraction of a second.
+ * Split triple text into rows; throws PARSE_ERROR naming the file and line of a bad row. The
+ * text goes through the same line reader a streamed import feeds chunk by chunk
+ * (`createTripleLineReader`), so both give the same rows and the same errors.
  */
 export function parseTripleLines(text: string, source = "triples"): RawTriple[] {
   const rows: RawTriple[] = [];
-  let separator: "\t" | "|" | null = null;
-  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (let i = 0; start <= text.length; i++) {
-    const newline = text.indexOf("\n", start);
-    const stop = newline < 0 ? text.length : newline;
-    const end = stop > start && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop;
-    const lineStart = start;
-    start = stop + 1;
-    if (end === lineStart || text.charCodeAt(lineStart) === 35 /* # */) continue;
-    if (separator === null) {
-      const line = text.slice(lineStart, end);
-      if (line.trim() === "") continue;
-      separator = line.includes("\t") ? "\t" : "|";
-    }
-    const first = text.indexOf(separator, lineStart);
-    const second = first < 0 || first >= end ? -1 : text.indexOf(separator, first + 1);
-    const third = second < 0 || second >= end ? -1 : text.indexOf(separator, second + 1);
-    if (first < 0 || first >= end || second < 0 || second >= end || (third >= 0 && third < end)) {
-      const line = text.slice(lineStart, end);
-      if (line.trim() === "") continue;
-      const what = separator === "\t" ? "tab-separated" : "'|'-separated";
-      throw new AppError(
-        "PARSE_ERROR",
-        `${source}: line ${i + 1}: expected 3 ${what} fields (subject, relation, object), found ${line.split(separator).length}`,
-        { source, line: i + 1 },
-      );
-    }
-    const subject = text.slice(lineStart, first).trim();
-    const relation = text.slice(first + 1, second).trim();
-    const object = text.slice(second + 1, end).trim();
-    if (!subject || !relation || !object) {
-      if (text.slice(lineStart, end).trim() === "") continue;
-      throw new AppError("PARSE_ERROR", `${source}: line ${i + 1}: empty subject, relation or object`, {
-        source,
-        line: i + 1,
-      });
-    }
-    rows.push({ subject, relation, object, line: i + 1 });
-  }
-  if (rows.length === 0) throw new AppError("PARSE_ERROR", `${source}: no triples found (the file is empty)`, { source });
+  const reader = createTripleLineReader(source, (subject, relation, object, line) => rows.push({ subject, relation, object, line }));
+  reader.push(text);
+  reader.end();
   return rows;
+}
+
+/** The longest line a triple file may have (a streamed import holds one line at a time). */
+export const MAX_LINE_CHARS = 1024 * 1024;
+
+export interface TripleLineReader {
+  /** Feed the next piece of the text (any split, even inside a line); complete lines are parsed now. */
+  push(text: string): void;
+  /** The text is over: parse the last line; throws when the whole text held no triple. */
+  end(): void;
+  /** Triples read so far. */
+  readonly rows: number;
+}
+
+/**
+ * An incremental triple parser: `s|r|o` or tab-separated (decided by the first line that is not
+ * blank or a `#` comment), CRLF and a leading BOM tolerated, fields trimmed. Each row goes to
+ * `onRow` as it is read (the field strings may be slices of the pushed text). Scans with
+ * indexOf: no array of lines, no array of fields per line. Memory: the current chunk only.
+ */
+export function createTripleLineReader(source: string, onRow: (subject: string, relation: string, object: string, line: number) => void): TripleLineReader {
+  let separator: "\t" | "|" | null = null;
+  let carry = "";
+  let lineNo = 0;
+  let first = true;
+  let rows = 0;
+
+  /** Parse the complete lines text[from, to) (separated by "\n", no trailing newline). */
+  const scan = (text: string, from: number, to: number) => {
+    let start = from;
+    while (start <= to) {
+      const newline = text.indexOf("\n", start);
+      const stop = newline < 0 || newline > to ? to : newline;
+      const end = stop > start && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop;
+      const lineStart = start;
+      start = stop + 1;
+      const line = ++lineNo;
+      if (end === lineStart || text.charCodeAt(lineStart) === 35 /* # */) continue;
+      if (separator === null) {
+        const content = text.slice(lineStart, end);
+        if (content.trim() === "") continue;
+        separator = content.includes("\t") ? "\t" : "|";
+      }
+      const f1 = text.indexOf(separator, lineStart);
+      const f2 = f1 < 0 || f1 >= end ? -1 : text.indexOf(separator, f1 + 1);
+      const f3 = f2 < 0 || f2 >= end ? -1 : text.indexOf(separator, f2 + 1);
+      if (f1 < 0 || f1 >= end || f2 < 0 || f2 >= end || (f3 >= 0 && f3 < end)) {
+        const content = text.slice(lineStart, end);
+        if (content.trim() === "") continue;
+        const what = separator === "\t" ? "tab-separated" : "'|'-separated";
+        throw new AppError(
+          "PARSE_ERROR",
+          `${source}: line ${line}: expected 3 ${what} fields (subject, relation, object), found ${content.split(separator).length}`,
+          { source, line },
+        );
+      }
+      const subject = text.slice(lineStart, f1).trim();
+      const relation = text.slice(f1 + 1, f2).trim();
+      const object = text.slice(f2 + 1, end).trim();
+      if (!subject || !relation || !object) {
+        if (text.slice(lineStart, end).trim() === "") continue;
+        throw new AppError("PARSE_ERROR", `${source}: line ${line}: empty subject, relation or object`, { source, line });
+      }
+      rows++;
+      onRow(subject, relation, object, line);
+    }
+  };
+
+  const tooLong = (line: number): never => {
+    throw new AppError("PARSE_ERROR", `${source}: line ${line} is over ${MAX_LINE_CHARS.toLocaleString("en-US")} characters with no line break; is this a triple file?`, { source, line });
+  };
+
+  return {
+    push(piece: string) {
+      let text = carry.length > 0 ? carry + piece : piece;
+      if (first && text.length > 0) {
+        first = false;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      const last = text.lastIndexOf("\n");
+      if (last < 0) {
+        carry = text;
+        if (carry.length > MAX_LINE_CHARS) tooLong(lineNo + 1);
+        return;
+      }
+      scan(text, 0, last);
+      carry = text.slice(last + 1);
+      if (carry.length > MAX_LINE_CHARS) tooLong(lineNo + 1);
+    },
+    end() {
+      scan(carry, 0, carry.length);
+      carry = "";
+      if (rows === 0) throw new AppError("PARSE_ERROR", `${source}: no triples found (the file is empty)`, { source });
+    },
+    get rows() {
+      return rows;
+    },
+  };
 }
 
 /** Add triples to a graph, creating entity nodes on first sight. Returns the new edges' keys. */

@@ -38,6 +38,7 @@ import type {
   LlmProvider,
   LoopConfig,
   LoopEvent,
+  LoopRetrieval,
   LoopTask,
   PlanRetrieval,
   RefinementAction,
@@ -65,6 +66,12 @@ export interface RunHopLoopOptions {
   /** Step 1's retrieval (default graphify_query); graph_rft_plan needs `planRetrieval`. */
   step1?: Step1Retrieval;
   planRetrieval?: PlanRetrieval;
+  /**
+   * Retrieval for graphs not held in memory (default: `queryGraph` / `expandHops` on `graph`).
+   * `graph` is then the graph the steps start from (what the plan reads); after each retrieval
+   * the loop works on the graph it returned.
+   */
+  retrieval?: LoopRetrieval;
 }
 
 /** graphify's budget unit is ~3 characters: 500 → a 1,500-character excerpt per step. */
@@ -167,7 +174,7 @@ function clip(text: string, max: number): string {
 }
 
 export async function runHopLoop({
-  graph,
+  graph: startGraph,
   question,
   provider,
   config = DEFAULT_LOOP_CONFIG,
@@ -178,6 +185,7 @@ export async function runHopLoop({
   now = () => performance.now(),
   step1 = "graphify_query",
   planRetrieval,
+  retrieval,
 }: RunHopLoopOptions): Promise<RunTrace> {
   checkConfig(config);
   if (step1 === "graph_rft_plan" && !planRetrieval) throw new AppError("INVALID_INPUT", "step 1 retrieval graph_rft_plan needs a planRetrieval function");
@@ -260,6 +268,17 @@ export async function runHopLoop({
   };
 
   const sub = new Subgraph();
+  /** The graph the loop works on: the run's whole graph, or the last injected retrieval's. */
+  let graph = startGraph;
+  const retrieve: LoopRetrieval = retrieval ?? {
+    query: (options) => Promise.resolve({ result: queryGraph({ ...options, graph: startGraph }), graph: startGraph }),
+    expand: (options) => Promise.resolve({ result: expandHops({ ...options, graph: startGraph }), graph: startGraph }),
+  };
+  const query = async (limit: number) => {
+    const got = await retrieve.query({ question, limit });
+    graph = got.graph;
+    return got.result;
+  };
 
   /**
    * Step 1 from the plan: its triples that are edges of this graph (in stored direction, by
@@ -310,9 +329,9 @@ export async function runHopLoop({
       } else if (step === 1) {
         method = "graphify_query";
         // Ask for more than the cap, more again while parallel duplicates leave it unfilled.
-        let result = queryGraph({ graph, question, limit: cap * 2 + 5 });
+        let result = await query(cap * 2 + 5);
         while (result.triples.length >= cap * 2 + 5 && distinctCount(result.triples) < cap) {
-          result = queryGraph({ graph, question, limit: result.triples.length * 4 });
+          result = await query(result.triples.length * 4);
         }
         const taken = sub.take(result.triples, result.edgeKeys, cap);
         const text = formatQueryText(graph, { ...result, triples: taken.triples, edgeKeys: taken.keys }, EVIDENCE_BUDGET);
@@ -328,7 +347,9 @@ export async function runHopLoop({
         // the cap is reached or the neighbourhood has nothing new.
         while (sub.triples.length < cap && entities.length > 0) {
           const want = (cap - sub.triples.length) * 2 + 5;
-          const result = expandHops({ graph, entities, question, hops: config.incrementHop, cap: want, exclude: sub.excluded });
+          const got = await retrieve.expand({ entities, question, hops: config.incrementHop, cap: want, exclude: sub.excluded });
+          graph = got.graph;
+          const result = got.result;
           added.push(...sub.take(result.triples, result.edgeKeys, cap).triples);
           if (result.triples.length < want) break;
         }

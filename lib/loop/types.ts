@@ -4,6 +4,8 @@
  */
 import type { KnowledgeGraph, Triple } from "../graph/model";
 import type { CorpusDocument } from "../import/corpus";
+import type { ExpandHopsOptions, ExpandHopsResult } from "../retrieve/expand-hops";
+import type { QueryGraphOptions, QueryGraphResult } from "../retrieve/query-graph";
 
 export interface LoopConfig {
   maxHops: number;
@@ -43,6 +45,18 @@ export const STEP1_RETRIEVALS: readonly Step1Retrieval[] = ["graphify_query", "g
  * depend on how asks are executed (or on a provider of its own).
  */
 export type PlanRetrieval = (args: { question: string; graph: KnowledgeGraph; signal?: AbortSignal }) => Promise<{ triples: Triple[]; evidence: string }>;
+
+/**
+ * How the loop retrieves (default: `queryGraph` / `expandHops` on the run's graph in memory).
+ * Injected for graphs not held in memory (SQL retrieval on PostgreSQL, issue #17): each call
+ * returns the same result the in-memory functions give and a graph holding at least every node
+ * and edge of it and what the heuristic provider reads about the question; the loop hands that
+ * graph to the steps after it (formatting, judge, abduction, refinement).
+ */
+export interface LoopRetrieval {
+  query(options: Omit<QueryGraphOptions, "graph">): Promise<{ result: QueryGraphResult; graph: KnowledgeGraph }>;
+  expand(options: Omit<ExpandHopsOptions, "graph">): Promise<{ result: ExpandHopsResult; graph: KnowledgeGraph }>;
+}
 
 export interface StepRecord {
   step: number;

@@ -207,6 +207,8 @@ export interface WholeGraphStatistics {
 }
 
 const wholeGraph = new WeakMap<KnowledgeGraph, WholeGraphStatistics>();
+/** The stems of the relations of one WholeGraphStatistics (its parts' indexes share them). */
+const wholeStems = new WeakMap<WholeGraphStatistics, { stems: Map<string, string[]>; set: Set<string> }>();
 
 /** Declare `graph` a part of a bigger graph whose figures are `statistics` (before its first query). */
 export function setWholeGraphStatistics(graph: KnowledgeGraph, statistics: WholeGraphStatistics): void {
@@ -266,19 +268,38 @@ interface EntryKeys {
   phraseWords: number;
 }
 
-function entryOf(node: GraphNode, degree: number): { entry: NodeEntry; keys: EntryKeys } {
+/**
+ * What an entry derives from a frozen node's label, kept with the node object: SQL retrieval
+ * (lib/server/graphs/sql-retrieval.ts) builds an index per fetch round over the same cached,
+ * frozen nodes. A node that is not frozen may be relabelled in place, so it is not memoised.
+ */
+const labelKeysMemo = new WeakMap<GraphNode, { norm: string; bare: string; core: string; words: string; keys: EntryKeys }>();
+
+function labelKeysOf(node: GraphNode): { norm: string; bare: string; core: string; words: string; keys: EntryKeys } {
+  const memo = labelKeysMemo.get(node);
+  if (memo) return memo;
   const norm = node.normLabel.replace(/\n/g, " ");
   const bare = stripCallSuffix(norm);
   const labelWords = identifierWords(node.label);
   const tokens = tokenize(node.label);
-  return {
-    entry: { node, norm, bare, core: bare.replace(/^_+|_+$/g, ""), words: ` ${labelWords.join(" ")} `, degree },
+  const derived = {
+    norm,
+    bare,
+    core: bare.replace(/^_+|_+$/g, ""),
+    words: ` ${labelWords.join(" ")} `,
     keys: {
       words: [...new Set(labelWords)].filter((w) => w.length >= MIN_WORD_PREFIX),
       phrase: tokens.length > 1 ? tokens.join(" ") : null,
       phraseWords: tokens.length,
     },
   };
+  if (Object.isFrozen(node)) labelKeysMemo.set(node, derived);
+  return derived;
+}
+
+function entryOf(node: GraphNode, degree: number): { entry: NodeEntry; keys: EntryKeys } {
+  const { norm, bare, core, words, keys } = labelKeysOf(node);
+  return { entry: { node, norm, bare, core, words, degree }, keys };
 }
 
 function fileOf(node: GraphNode): string | null {
@@ -332,14 +353,17 @@ function buildIndex(graph: KnowledgeGraph): QueryIndex {
   const whole = wholeGraph.get(graph);
   const kindCounts = new Map<string, number>();
   const relationCounts = new Map<string, number>();
-  const relationStems = new Map<string, string[]>();
+  // A part of a bigger graph shares the stems of the whole graph's relations with every other part.
+  const shared = whole ? wholeStems.get(whole) : undefined;
+  const relationStems = shared?.stems ?? new Map<string, string[]>();
   if (whole) {
     for (const kind of whole.edgeKinds) kindCounts.set(kind, 1);
     for (const relation of whole.relations) relationCounts.set(relation, 1);
   } else {
     for (const edge of graph.edges.values()) countEdge(kindCounts, relationCounts, edge, 1);
   }
-  const relationStemSet = stemSetOf(relationCounts.keys(), relationStems);
+  const relationStemSet = shared?.set ?? stemSetOf(relationCounts.keys(), relationStems);
+  if (whole && !shared) wholeStems.set(whole, { stems: relationStems, set: relationStemSet });
 
   return {
     entries,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { parseTripleLines, parseTriples } from "../import/parse-triples";
 import { readData } from "../test/data";
-import { predictByConstants } from "./constant-rules";
-import { mineGraphRules } from "./mine-graph-rules";
+import { predictByConstants, ratioBands } from "./constant-rules";
+import { mineGraphRules, predictByNeighbours } from "./mine-graph-rules";
+import { reviewActions } from "./review-actions";
 
 describe("rules with a constant (countries_S1: the test countries' regions, absent from graph.txt)", () => {
   const graph = parseTriples(readData("countries_S1", "graph.txt"), { source: "graph.txt" });
@@ -44,5 +45,56 @@ describe("rules with a constant (countries_S1: the test countries' regions, abse
     const tiny = parseTriples("a\tr\tb\n", { source: "tiny.txt" });
     const none = mineGraphRules({ graph: tiny });
     expect(predictByConstants({ rules: none, graph: tiny, subject: "a", relation: "r", object: "b", relationKey: "r" }).confidence).toBe(0);
+  });
+});
+
+describe("ratioBands: isotonic bands of measured confidences", () => {
+  it("pools neighbouring confidences until the share of true facts never falls as confidence rises", () => {
+    // 0.1 holds 2 true of 4, 0.2 holds 0 of 3, 0.5 holds 3 of 3: 0.1 and 0.2 merge (2 of 7), 0.5 stays.
+    const bands = ratioBands([0.1, 0.1, 0.5, 0.5, 0.5], [0.1, 0.1, 0.2, 0.2, 0.2]);
+    expect(bands).toEqual([
+      { from: 0.1, to: 0.2, kTrue: 2, kOther: 5 },
+      { from: 0.5, to: 0.5, kTrue: 3, kOther: 0 },
+    ]);
+    // Scores that do not separate make one band (ratio about 1).
+    expect(ratioBands([0.1, 0.3, 0.2], [0.3, 0.1, 0.2])).toHaveLength(1);
+    expect(ratioBands([], [0.1])).toEqual([]);
+  });
+});
+
+describe("rules with a constant on MetaQA (kb.txt): the ratio of the band the rule falls in", () => {
+  const text = readData("metaqa", "kb.txt");
+  // Cliffhanger's Sylvester Stallone is held out; Lockout never starred Charlie Sheen.
+  const graph = parseTriples(text.split("\n").filter((l) => l !== "Cliffhanger|starred_actors|Sylvester Stallone").join("\n"), { source: "kb.txt" });
+  const rules = mineGraphRules({ graph, limits: { embeddingDim: 0 } });
+  const predict = (subject: string, object: string) => predictByConstants({ rules, graph, subject, relation: "starred_actors", object, relationKey: "starred actors" });
+
+  it("a weak rule for an actor who is not in the film reads about ×1, though the old 'at least this confident' ratio read far more", () => {
+    const p = predict("Lockout", "Charlie Sheen");
+    expect(p.rule).toBe("starred_actors(x, Charlie Sheen) ⇐ has_genre(x, Action)");
+    expect(p.confidence).toBeLessThan(0.02);
+    // A third of true facts have a rule at least this confident, ~1% of other objects: the tail read ×10 or more...
+    expect(p.atLeastTrueShare / p.atLeastOtherShare).toBeGreaterThan(5);
+    // ...but rules this weak are as common for other objects of the relation as for true facts.
+    expect(p.likelihoodRatio).toBeLessThan(2);
+    expect(p.band[0]).toBeLessThanOrEqual(p.confidence);
+  }, 60_000);
+
+  it("through the review: LOW, and neither the rule nor the nodes like Lockout (who do star Charlie Sheen) speak for it", () => {
+    const q = predictByNeighbours({ rules, graph, subject: "Lockout", relation: "starred_actors", object: "Charlie Sheen" });
+    // Films sharing Lockout's neighbours that star Charlie Sheen: a weak similarity, as common for other objects.
+    expect(q.similarScore).toBeGreaterThan(0);
+    expect(q.similarLikelihoodRatio).toBeLessThan(2);
+    const [r] = reviewActions({ graph, actions: [{ type: "insert_edge", subject: "Lockout", relation: "starred_actors", object: "Charlie Sheen" }], documents: new Map(), rules });
+    expect(r?.confidence).toBe("LOW");
+    expect((r?.signals ?? []).filter((x) => x.positive)).toEqual([]);
+    expect(r?.signals?.find((x) => x.kind === "rule")?.summary).toMatch(/have a rule about this confident \(confidence 0\.\d+–0\.\d+\), \d+% of \d+ other objects of the relation: ×1\.\d \(at least this confident: \d+% and \d+%\)/);
+  });
+
+  it("a strong rule keeps its worth: Cliffhanger (held out) stars Sylvester Stallone, tagged 'sylvester stallone'", () => {
+    const p = predict("Cliffhanger", "Sylvester Stallone");
+    expect(p.rule).toBe("starred_actors(x, Sylvester Stallone) ⇐ has_tags(x, sylvester stallone)");
+    expect(p.confidence).toBeGreaterThan(0.5);
+    expect(p.likelihoodRatio).toBeGreaterThan(10);
   });
 });

@@ -28,6 +28,18 @@ describe("learned link predictor (countries_S1: the test countries' regions, abs
     expect(median(cal?.ranksTrue ?? [])).toBeLessThan(median(cal?.ranksOther ?? []));
   });
 
+  it("measures the other side on several other objects per held-out fact, ranked in the same pass", () => {
+    // A band of five true ranks against 0 of 50 other ranks is at most ×1.8 at 90% confidence:
+    // with one other object per held-out fact (the default) the predictor cannot speak.
+    const five = run(trainEmbeddings(ix, { dim: model.dim, epochs: model.epochs, heldOut: DEFAULT_EMBEDDING_LIMITS.heldOut, othersPerFact: 5, seed: rules.limits.seed + 0x165667b1 }));
+    const cal = five?.calibration.get("locatedin");
+    expect(cal?.ranksOther.length ?? 0).toBeGreaterThanOrEqual(3 * (cal?.ranksTrue.length ?? 0));
+    const single = model.calibration.get("locatedin");
+    expect(single?.ranksOther.length ?? 0).toBeLessThanOrEqual(single?.ranksTrue.length ?? 0);
+    // Same training: the true ranks do not depend on how many other objects are measured.
+    expect(single?.ranksTrue).toEqual(cal?.ranksTrue);
+  });
+
   it("ranks a test country's true region above most wrong regions of the same level", () => {
     const regions = [...new Set(test.map((t) => t.object))];
     let better = 0;

@@ -4,11 +4,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { KnowledgeGraph, Triple } from "../graph/model";
 import { parseTripleLines, parseTriples } from "../import/parse-triples";
 import { dataPath, readData } from "../test/data";
+import { graphFromGraphifyDocument } from "../import/parse-graphify";
 import {
   createGraphRulesMiner,
   functionalConflict,
   mineGraphRules,
   predictByNeighbours,
+  predictBySameSource,
   predictEdge,
   relationSignatureFit,
   type MinedGraphRules,
@@ -235,9 +237,11 @@ describe("FB15k-237 sample: true held-out edges vs the same subject and relation
     expect(shown).toBeGreaterThan(20);
     expect(fakes).toBeGreaterThan(200);
     // Measured against objects as popular as true ones, the ratio is what the signal is worth:
-    // true edges reach ×2 clearly more often than made-up ones of the right kind.
-    expect(trueHits / tests.length).toBeGreaterThan(1.4 * (fakeHits / fakes));
-    expect(trueHits / tests.length).toBeGreaterThan(0.2);
+    // true edges reach ×2 more than twice as often as made-up ones of the right kind (77 of 400
+    // vs 24 of 320 with the ratio of the score's band; "at least this much" read ×2 for 95 of 400
+    // vs 45 of 320, a ×1.7 it claimed to be ×2 or more).
+    expect(trueHits / tests.length).toBeGreaterThan(2 * (fakeHits / fakes));
+    expect(trueHits / tests.length).toBeGreaterThan(0.15);
   });
 
   it("the judged fact is never its own shared-neighbour evidence", () => {
@@ -336,5 +340,37 @@ describe("MetaQA (WikiMovies): a third graph, other relations", () => {
     const rule = rules.rulesByHead.get("directed by")?.find((r) => r.text === "written_by(x,y) ⇒ directed_by(x,y)");
     expect(rule?.confidence).toBeGreaterThan(0.2);
     expect(rule?.confidence).toBeLessThan(0.9);
+  });
+});
+
+describe("same source file (graphify rsl-siege-manager: a file's `contains` edge removed)", () => {
+  type Link = Record<string, unknown>;
+  const doc = JSON.parse(readData("graphify", "rsl-siege-manager", "graph.json")) as { nodes: Array<Record<string, unknown>>; links: Link[] };
+  const end = (l: Link, side: "source" | "target") => String(l[side === "source" ? "_src" : "_tgt"] ?? l[side]);
+  // backend/alembic/env.py contains run_migrations_offline(), defined in the same file.
+  const removed = doc.links.find((l) => l.relation === "contains" && end(l, "source") === "backend_alembic_env_py" && end(l, "target") === "alembic_env_run_migrations_offline");
+  const graph = graphFromGraphifyDocument({ ...doc, links: doc.links.filter((l) => l !== removed) } as never);
+  const rules = mineGraphRules({ graph, limits: { embeddingDim: 0 } });
+
+  it("is measured per relation on its facts against other objects of the relation, and predicts the removed edge", () => {
+    expect(removed).toBeDefined();
+    const p = predictBySameSource({ rules, subject: "backend_alembic_env_py", relation: "contains", object: "alembic_env_run_migrations_offline" });
+    expect(p?.file).toBe("backend/alembic/env.py");
+    const stats = rules.sameSource.get("contains");
+    expect(stats?.trueSamples).toBeGreaterThanOrEqual(20);
+    // Most `contains` facts stay in one file; other objects of the relation rarely share the subject's.
+    expect((stats?.trueSame ?? 0) / (stats?.trueSamples ?? 1)).toBeGreaterThan(0.5);
+    expect((stats?.otherSame ?? 0) / (stats?.otherSamples ?? 1)).toBeLessThan(0.1);
+    expect(p?.bound.lower).toBeGreaterThanOrEqual(2);
+  });
+
+  it("says nothing for a node of another file, for a relation that crosses files, or on a graph without source files", () => {
+    const other = [...graph.nodes.values()].find((n) => n.fileType === "code" && n.sourceFile && n.sourceFile !== "backend/alembic/env.py" && n.id !== "backend_alembic_env_py");
+    expect(predictBySameSource({ rules, subject: "backend_alembic_env_py", relation: "contains", object: other?.id ?? "" })).toBeNull();
+    // imports_from links a file to another file: measured, and "same file" is never evidence for it.
+    const imports = rules.sameSource.get("imports from");
+    if (imports) expect(imports.trueSame / imports.trueSamples).toBeLessThan(0.2);
+    const countries = mineGraphRules({ graph: parseTriples(readData("countries_S1", "graph.txt"), { source: "graph.txt" }), limits: { embeddingDim: 0 } });
+    expect(countries.sameSource.size).toBe(0);
   });
 });

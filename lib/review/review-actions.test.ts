@@ -695,7 +695,8 @@ describe("review on FB15k-237 (a 100k-triple sample of the training graph, its r
     expect(constant?.strong).toBeUndefined();
     // Nominees for another MTV award are nominees for this one: the rule, its counts, like nodes, and the ratio measured at mining.
     expect(constant?.summary).toMatch(/^rule .*\(x, MTV Video Music Award for Best Female Video\) ⇐ .*\(x, [^)]+\) holds for \d+ of the \d+ other nodes with that edge \(confidence 0\.\d+, e\.g\. "[^"]+"/);
-    expect(constant?.summary).toMatch(/\d+% of held-out true .* facts have a rule this confident, \d+% of other objects of the relation: ×\d/);
+    // Worth the ratio of the band of confidences the rule falls in (constant-rules.ts ratioBands), the tail shown beside it.
+    expect(constant?.summary).toMatch(/\d+% of 40 held-out true .* facts have a rule about this confident \(confidence 0\.\d+–0\.\d+\), \d+% of 160 other objects of the relation: ×\d+\.\d \(at least this confident: \d+% and \d+%\)$/);
     // The evidence is stored edges: Pat Benatar's own body edge, then a like node's body edge and its award.
     const path = r?.evidence[constant?.evidence ?? -1]?.path ?? [];
     expect(path.length).toBe(3);

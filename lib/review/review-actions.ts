@@ -26,7 +26,7 @@ import type { NameResolver, ResolvedAction } from "./resolve-action";
 import { createNameResolver, resolveActionNames } from "./resolve-action";
 import { getRelationRanker } from "../retrieve/rank-relations";
 import type { MinedGraphRules } from "./mine-graph-rules";
-import { functionalConflict, predictByNeighbours, predictEdge, relationSignatureFit } from "./mine-graph-rules";
+import { functionalConflict, predictByNeighbours, predictBySameSource, predictEdge, relationSignatureFit } from "./mine-graph-rules";
 import { predictByConstants } from "./constant-rules";
 import { predictByEmbedding } from "./embed-graph";
 import { POSITIVE_RATIO, ratioText } from "./measured-ratio";
@@ -601,6 +601,12 @@ const STATEMENT_WORDS: Record<TextStatement["kind"], string> = {
   metadata: "names both in a metadata / table line: not a statement",
 };
 
+/** What a statement says, with the reason when the relation's words do not make it `stated` (text-evidence.ts attachmentFault). */
+function statementWords(st: TextStatement): string {
+  if (!st.note) return STATEMENT_WORDS[st.kind];
+  return st.kind === "co_mention" ? `names both, but not as this pair's relation: ${st.note}` : `names both, not outright: ${st.note}`;
+}
+
 function citeStatement(rv: Review, st: TextStatement): number {
   const where = st.line !== null ? `${docLabel(st.doc)}:${st.line}` : st.doc.docId;
   const title = st.doc.title ? ` (${st.doc.title})` : "";
@@ -608,7 +614,7 @@ function citeStatement(rv: Review, st: TextStatement): number {
   const words = st.relationWords.length ? `; relation words: ${st.relationWords.join(", ")}` : "";
   return rv.cite({
     kind: "text",
-    summary: `${st.line !== null ? "line" : "sentence"} in ${where}${title} ${STATEMENT_WORDS[st.kind]}${via}${words}`,
+    summary: `${st.line !== null ? "line" : "sentence"} in ${where}${title} ${statementWords(st)}${via}${words}`,
     quote: st.quote,
     source: sourceOf(st.doc, st.line),
     highlights: st.highlights,
@@ -644,13 +650,13 @@ function textSignal(
   const weight = TEXT_WEIGHT[best.kind];
   const where = `${best.doc.docId}${best.line !== null ? `:${best.line}` : ""}`;
   if (weight === 0) {
-    rv.card.add("text", 0, `${where} ${STATEMENT_WORDS[best.kind]}`, { evidence: cited[0] });
+    rv.card.add("text", 0, `${where} ${statementWords(best)}`, { evidence: cited[0] });
     return best;
   }
   if (sign === 1) {
-    rv.card.add("text", weight, `a ${best.line !== null ? "line" : "sentence"} in ${where} ${STATEMENT_WORDS[best.kind]}`, { evidence: cited[0], positive: true, strong: best.kind === "stated" });
+    rv.card.add("text", weight, `a ${best.line !== null ? "line" : "sentence"} in ${where} ${statementWords(best)}`, { evidence: cited[0], positive: true, strong: best.kind === "stated" });
   } else {
-    rv.card.add("text", -weight, `a ${best.line !== null ? "line" : "sentence"} in ${where} ${STATEMENT_WORDS[best.kind]}: deleting it removes a stated fact`, { evidence: cited[0], strong: best.kind === "stated" || best.kind === "clause" });
+    rv.card.add("text", -weight, `a ${best.line !== null ? "line" : "sentence"} in ${where} ${statementWords(best)}: deleting it removes a stated fact`, { evidence: cited[0], strong: best.kind === "stated" || best.kind === "clause" });
   }
   return best;
 }
@@ -753,6 +759,7 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
   // A rule that already speaks for the edge rests on the same paths: the neighbours would count them twice.
   if (!shortSpoke()) neighbourSignal(rv, s, o, relation, sign);
   if (sign === 1 && !shortSpoke()) embeddingSignal(rv, s, o, relation);
+  if (sign === 1) sameSourceSignal(rv, s, o, relation);
   // Kinds and one-object-per-subject are measured over a relation's uses: in an open-relation
   // graph (a few uses per relation) they measure sparsity, not the relation. There only the
   // written form of the names (a date, a number, a proper name, a common noun) is compared.
@@ -790,8 +797,9 @@ const NEIGHBOUR_MAX_CONTRIBUTION = 2.5;
 /**
  * A rule with a constant (constant-rules.ts): "nodes with the subject's edge f(x, d) have r → o",
  * weighed by the likelihood ratio measured at mining against the same subject with another
- * fact's object of the relation (as popular, of the same kind). Never strong: it predicts from
- * what the subject is, it does not state the fact.
+ * fact's object of the relation (as popular, of the same kind), in the band of confidences the
+ * rule falls in (not "at least this confident": a weak rule would borrow the strong ones' worth).
+ * Never strong: it predicts from what the subject is, it does not state the fact.
  */
 function constantSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string, sign: 1 | -1): void {
   const rules = rv.ctx.rules;
@@ -803,11 +811,17 @@ function constantSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string
   const like = p.examples.map((x) => `"${x.label}"`).join(", ");
   const what =
     `rule ${p.rule} holds for ${p.support} of the ${p.body} other nodes with that edge (confidence ${p.confidence.toFixed(2)}${like ? `, e.g. ${like}` : ""}); ` +
-    `${pct(p.trueShare)} of held-out true ${p.relation} facts have a rule this confident, ${pct(p.otherShare)} of other objects of the relation: ×${lr.toFixed(1)}`;
+    `${pct(p.trueShare)} of ${p.samples} held-out true ${p.relation} facts have a rule about this confident (${bandText(p.band)}), ${pct(p.otherShare)} of ${p.otherSamples} other objects of the relation: ×${lr.toFixed(1)}` +
+    ` (at least this confident: ${pct(p.atLeastTrueShare)} and ${pct(p.atLeastOtherShare)})`;
   const path = [...(p.body_edge ? [p.body_edge] : []), ...(p.examples[0]?.edges ?? [])];
   const evidence = rv.cite({ kind: "path", summary: what, path });
   if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO });
   else rv.card.add("rule", -c, `${what}: deleting it goes against the graph's regularities`, { evidence });
+}
+
+/** "confidence 0.07–0.77", or one value. */
+function bandText([from, to]: readonly [number, number]): string {
+  return from === to ? `confidence ${from.toFixed(2)}` : `confidence ${from.toFixed(2)}–${to.toFixed(2)}`;
 }
 
 /**
@@ -826,8 +840,8 @@ function neighbourSignal(rv: Review, s: GraphNode, o: GraphNode, relation: strin
   const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr));
   const path = useShared ? (p.shared[0]?.path ?? []) : [...(p.similar[0]?.via ?? []), ...(p.similar[0] ? [p.similar[0].edge] : [])];
   const what = useShared
-    ? `${s.label} and ${o.label} share ${p.sharedCount} neighbour${p.sharedCount === 1 ? "" : "s"} through patterns that mark ${p.relation}: ${p.shared.map((n) => `"${n.label}"`).join(", ")} (overlap ${p.score.toFixed(2)}, hubs discounted; ${pct(p.trueShare)} of held-out true ${p.relation} facts have this much, ${pct(p.randomShare)} of random pairs: ×${lr.toFixed(1)})`
-    : `nodes that share ${s.label}'s neighbours have ${p.relation} ${o.label}: ${p.similar.map((n) => `"${n.label}"`).join(", ")} (similarity ${p.similarScore.toFixed(2)}, hubs discounted; ${pct(p.similarTrueShare)} of held-out true ${p.relation} facts have this much, ${pct(p.similarRandomShare)} of random pairs: ×${lr.toFixed(1)})`;
+    ? `${s.label} and ${o.label} share ${p.sharedCount} neighbour${p.sharedCount === 1 ? "" : "s"} through patterns that mark ${p.relation}: ${p.shared.map((n) => `"${n.label}"`).join(", ")} (overlap ${p.score.toFixed(2)}, hubs discounted; ${pct(p.trueShare)} of held-out true ${p.relation} facts have about this much, ${pct(p.randomShare)} of random pairs: ×${lr.toFixed(1)})`
+    : `nodes that share ${s.label}'s neighbours have ${p.relation} ${o.label}: ${p.similar.map((n) => `"${n.label}"`).join(", ")} (similarity ${p.similarScore.toFixed(2)}, hubs discounted; ${pct(p.similarTrueShare)} of held-out true ${p.relation} facts have about this much, ${pct(p.similarRandomShare)} of random pairs: ×${lr.toFixed(1)})`;
   const evidence = rv.cite({ kind: "path", summary: what, path });
   if (sign === 1) rv.card.add("graph", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO });
   else rv.card.add("graph", -c, `${what}: deleting it goes against the graph's structure`, { evidence });
@@ -859,6 +873,23 @@ function embeddingSignal(rv: Review, s: GraphNode, o: GraphNode, relation: strin
   const what =
     `a model trained on this graph (ComplEx, ${rules.embedding.dim} dimensions, ${rules.embedding.epochs} passes) ranks ${o.label} ${p.rank} of ${p.of} ${p.relation} objects for ${s.label}; ` +
     `${pct(p.trueShare)} of ${p.samples} held-out true ${p.relation} facts rank about as well, ${pct(p.otherShare)} of other objects of the relation; ${pct(p.atLeastTrueShare)} of true facts rank at least this well, ${pct(p.atLeastOtherShare)} of other objects: ${ratioText(p.bound)}`;
+  const evidence = rv.cite({ kind: "relation_usage", summary: what });
+  rv.card.add("graph", c, what, { evidence, positive: p.bound.lower >= POSITIVE_RATIO });
+}
+
+/**
+ * Both ends extracted from one source file (mine-graph-rules.ts `predictBySameSource`), weighed
+ * by the lower 90% bound of how much likelier that is for the relation's facts than for the same
+ * subject with another fact's object. Inserts only; never strong: provenance predicts, it does
+ * not state.
+ */
+function sameSourceSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string): void {
+  const rules = rv.ctx.rules;
+  if (!rules?.sameSource) return;
+  const p = predictBySameSource({ rules, subject: s.id, relation, object: o.id });
+  if (!p || !(p.bound.lower > 1.2)) return;
+  const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(p.bound.lower));
+  const what = `${s.label} and ${o.label} both come from ${p.file}; ${pct(p.stats.trueSame / p.stats.trueSamples)} of ${p.stats.trueSamples} ${p.relation} facts join nodes of one file, ${pct(p.stats.otherSame / p.stats.otherSamples)} of other objects of the relation: ${ratioText(p.bound)}`;
   const evidence = rv.cite({ kind: "relation_usage", summary: what });
   rv.card.add("graph", c, what, { evidence, positive: p.bound.lower >= POSITIVE_RATIO });
 }
@@ -989,7 +1020,7 @@ function reviewInsert(rv: Review, index: number): ActionReview {
     if (st && TEXT_WEIGHT[st.kind] > 0) {
       stated = st;
       rv.reasons.push(`${st.kind === "stated" ? "a sentence states it" : STATEMENT_WORDS[st.kind]} in ${st.doc.docId}`);
-    } else if (st) rv.reasons.push(`${st.doc.docId} ${STATEMENT_WORDS[st.kind]}`);
+    } else if (st) rv.reasons.push(`${st.doc.docId} ${statementWords(st)}`);
   }
 
   // Code: the language-aware check in the subject's source.

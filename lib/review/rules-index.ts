@@ -28,6 +28,9 @@ export interface RulesIndex {
   sortKey: Float64Array;
   fileType: Int32Array;
   fileTypes: string[];
+  /** Each node's source file (extraction provenance, e.g. graphify's source_file) by number, −1 for none. */
+  sourceFile: Int32Array;
+  sourceFiles: string[];
   numberOf: Map<string, number>;
   keyNumber: Map<string, number>;
   /** Kept rules by relation number, aligned with rulesByHead. */
@@ -74,6 +77,20 @@ export function* buildIndex(graph: KnowledgeGraph): Generator<number, RulesIndex
       typeNumber.set(t, k);
     }
     fileType[i] = k;
+  });
+  const sourceFiles: string[] = [];
+  const sourceNumber = new Map<string, number>();
+  const sourceFile = new Int32Array(n).fill(-1);
+  ids.forEach((id, i) => {
+    const f = graph.nodes.get(id)?.sourceFile ?? null;
+    if (f === null || f === "") return;
+    let k = sourceNumber.get(f);
+    if (k === undefined) {
+      k = sourceFiles.length;
+      sourceFiles.push(f);
+      sourceNumber.set(f, k);
+    }
+    sourceFile[i] = k;
   });
   const rawKey = new Map<string, number>();
   const keys: string[] = [];
@@ -176,7 +193,7 @@ export function* buildIndex(graph: KnowledgeGraph): Generator<number, RulesIndex
     }
     if (u % 2_000 === 1_999) yield 1;
   }
-  return { n, ids, keys, display, factS, factO, off, atom, nbr, sortKey, fileType, fileTypes, numberOf, keyNumber, rules: [], signatureFeatures: [], neighbourPatterns: [] };
+  return { n, ids, keys, display, factS, factO, off, atom, nbr, sortKey, fileType, fileTypes, sourceFile, sourceFiles, numberOf, keyNumber, rules: [], signatureFeatures: [], neighbourPatterns: [] };
 }
 
 /** First entry of node u with atom ≥ a. */

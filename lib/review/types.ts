@@ -21,7 +21,8 @@ export type WarningCode =
   | "DELETE_MISSING"
   | "MERGE_EXISTING"
   | "SELF_LOOP"
-  | "OUTSIDE_RETRIEVED";
+  | "OUTSIDE_RETRIEVED"
+  | "RULES_NOT_MINED"; // a graph reviewed from a neighbourhood (SQL retrieval): no mined rules
 
 export interface ReviewWarning {
   code: WarningCode;

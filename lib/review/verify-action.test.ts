@@ -157,6 +157,17 @@ describe("verification of a MuSiQue insert", () => {
     expect(after.confidence).toBe("HIGH");
   });
 
+  it("a checked quote whose relation words attach to another pair is not strong: never HIGH", () => {
+    // musique-hard's made-up edge: "Tic Tac is a Swedish thriller film which was released to cinemas in
+    // Sweden on 31 October 1997, directed by Daniel Alfredson …" — the model quotes it for "released on".
+    const r = review(ins("Tic Tac", "released on", "Daniel Alfredson"), new Map());
+    expect(r.confidence).not.toBe("HIGH");
+    const quote = "Tic Tac is a Swedish thriller film which was released to cinemas in Sweden on 31 October 1997, directed by Daniel Alfredson and written by Hans Renhäll";
+    const { outcome, after } = verify(r, `<verdict>supported</verdict><quote doc="musique-p0810">${quote}</quote>`, [doc("musique-p0810")]);
+    expect(outcome.signal.strong ?? false).toBe(false);
+    expect(after.confidence).not.toBe("HIGH");
+  });
+
   it("contradicted with a checked quote speaks against an insert; a blocking warning stays LOW whatever the model says", () => {
     const r = review(ins("Journal of Mathematical Physics", "edited by", "George T. Solomon"));
     const { outcome } = verify(r, `<verdict>contradicted</verdict><quote doc="musique-p0000">${SOLOVEJ}</quote>`, [doc("musique-p0000")]);

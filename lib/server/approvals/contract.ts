@@ -86,6 +86,8 @@ const actionIndexList = z
 
 export const approvalsContract = {
   findProposals: { query: proposalListQuery },
+  // The queue's compact rows (lib/server/proposals/queue-proposals.ts): the same filters, longer pages.
+  findProposalRows: { query: proposalListQuery.extend({ limit: z.coerce.number().int().min(1).max(500).default(200).describe("proposals per page (at most 500)") }) },
   submitProposal: { body: submitProposalBody },
   getProposal: { params: proposalParams },
   previewProposal: { params: proposalParams, query: z.object({ actions: actionIndexList }) },

@@ -14,7 +14,8 @@ import type { LlmProvider } from "../../loop/types";
 import { plural } from "../../text/plural";
 import { recordAudit } from "../audit";
 import { getDb } from "../db/db";
-import { getGraphRecord, loadGraph } from "../graphs";
+import { findSqlRunGraph, getGraphRecord, loadGraph, sqlSettleGraph } from "../graphs";
+import type { KnowledgeGraph } from "../../graph/model";
 import type { ProviderName } from "../providers";
 import { getProvider } from "../providers";
 
@@ -106,7 +107,9 @@ export async function startAsk(options: StartAskOptions): Promise<StartedAsk> {
   const question = checkQuestion(options.question);
   const db = getDb();
   const graphRow = await getGraphRecord(options.graph);
-  const loaded = await loadGraph(options.graph, options.version);
+  // Over REFINERY_SQL_RETRIEVAL_EDGES on PostgreSQL the version is not loaded: the ask reads partial graphs fetched through SQL.
+  const sql = await findSqlRunGraph(options.graph, options.version);
+  const loaded = sql ? { name: sql.name, version: sql.source.version, graph: null } : await loadGraph(options.graph, options.version);
   const provider = typeof options.provider === "object" ? options.provider : await getProvider(options.provider);
   if (options.proposalId) {
     const proposal = await db.proposal.findUnique({ where: { id: options.proposalId }, select: { graphId: true } });
@@ -146,17 +149,16 @@ export async function startAsk(options: StartAskOptions): Promise<StartedAsk> {
     const timeout = AbortSignal.timeout(ASK_TIMEOUT_MS);
     try {
       const documents = await loadCorpus(graphRow.id);
-      trace = await runAsk({
-        graph: loaded.graph,
-        question,
-        provider,
-        documents,
-        corpusFallback: options.corpusFallback,
-        toolBudget: options.toolBudget,
-        graphName: loaded.name,
-        graphVersion: loaded.version,
-        signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
-      });
+      const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+      const ask = (graph: KnowledgeGraph, model: typeof provider | undefined = provider) =>
+        runAsk({ graph, question, provider: model, documents, corpusFallback: options.corpusFallback, toolBudget: options.toolBudget, graphName: loaded.name, graphVersion: loaded.version, signal });
+      if (loaded.graph) trace = await ask(loaded.graph);
+      else if (sql && !provider.isLlm) trace = (await sqlSettleGraph(sql.source, question, (graph) => ask(graph))).result;
+      else if (sql) {
+        // A model is asked once: the graph is the one the heuristic plan of the same question settles on.
+        const settled = await sqlSettleGraph(sql.source, question, (graph) => ask(graph, undefined));
+        trace = await ask(settled.graph);
+      }
     } catch (error) {
       failure = timeout.aborted ? `the ask took longer than ${ASK_TIMEOUT_MS / 60_000} minutes` : error instanceof Error ? error.message : String(error);
     }

@@ -80,6 +80,30 @@ describe("SQL interface", () => {
     expect(back.map((r) => [r.queryId, r.text, r.answers, Boolean(r.refined), r.ord, new Date(r.createdAt).toISOString()])).toEqual(expected);
   });
 
+  it("stores constant columns as bound ones would (quotes, dates, booleans) and refuses a row that differs", async () => {
+    const sql = getSql();
+    const when = new Date("2026-05-06T07:08:09.010Z");
+    const graphId = "g-const 'quoted'";
+    await sql.execute(
+      `INSERT INTO "Graph" ("id", "name", "format", "meta", "currentVersion", "createdAt", "updatedAt") VALUES (?, ?, 'triples', '{}', 1, ?, ?)`,
+      [graphId, "fixed-values", when, when],
+    );
+    const columns = ["graphId", "queryId", "text", "source", "answers", "refined", "ord", "createdAt"];
+    const rows = Array.from({ length: 450 }, (_, i) => [graphId, `q${i}`, `it's ${i}`, "user", i % 2 ? null : "[1]", true, i, when]);
+    const expected = rows.map((r) => [r[1], r[2], r[4], r[5], r[6], when.toISOString()]);
+    await sql.transaction((tx) => tx.insertMany("Question", columns, rows, undefined, ["graphId", "refined", "createdAt"]));
+    const back = await sql.query<{ queryId: string; text: string; answers: string | null; refined: boolean | number; ord: number; createdAt: string | Date }>(
+      `SELECT "queryId", "text", "answers", "refined", "ord", "createdAt" FROM "Question" WHERE "graphId" = ? ORDER BY "ord"`,
+      [graphId],
+    );
+    expect(back.map((r) => [r.queryId, r.text, r.answers, Boolean(r.refined), r.ord, new Date(r.createdAt).toISOString()])).toEqual(expected);
+    if (sql.dialect === "sqlite") {
+      const differing = [[graphId, "x0", "t", "user", null, true, 1000, when], ["g1", "x1", "t", "user", null, true, 1001, when]];
+      await expect(sql.transaction((tx) => tx.insertMany("Question", columns, differing, undefined, ["graphId"]))).rejects.toThrow(/graphId is not the same/);
+      expect(await sql.get(`SELECT COUNT(*) AS "n" FROM "Question" WHERE "queryId" LIKE 'x%'`)).toEqual({ n: 0 });
+    }
+  });
+
   it("finds text case-insensitively through Prisma on both dialects", async () => {
     const names = await getDb().graph.findMany({ where: { name: containsInsensitive("ON") }, select: { name: true } });
     expect(names).toEqual([{ name: "one" }]);

@@ -32,8 +32,12 @@ export interface SqlExecutor {
   get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
   /** Runs a statement; resolves with the number of rows it changed. */
   execute(sql: string, params?: readonly SqlValue[]): Promise<number>;
-  /** Inserts many rows into one table, as fast as the dialect allows (the row arrays may be reused); `onRows` reports progress. */
-  insertMany(table: string, columns: readonly string[], rows: Iterable<SqlValue[]>, onRows?: (count: number) => void): Promise<void>;
+  /**
+   * Inserts many rows into one table, as fast as the dialect allows (the row arrays may be reused); `onRows` reports progress.
+   * `constant`: columns that hold the same value in every row (e.g. the graphId of an import); SQLite writes that value
+   * into the statement once instead of binding it per row, and throws if a row differs. PostgreSQL ignores the hint.
+   */
+  insertMany(table: string, columns: readonly string[], rows: Iterable<SqlValue[]>, onRows?: (count: number) => void, constant?: readonly string[]): Promise<void>;
 }
 
 export interface Sql extends SqlExecutor {
@@ -65,6 +69,16 @@ export function isUniqueViolation(error: unknown, table: string, column: string)
 }
 
 // ---------------------------------------------------------------------------------- SQLite
+
+/** A value as an SQL literal (insertMany's constant columns): numbers as written, text quoted. */
+function sqliteLiteral(v: string | number | null): string {
+  if (v === null) return "NULL";
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw new Error(`insertMany: ${v} cannot be a constant column's value`);
+    return String(v);
+  }
+  return `'${v.replace(/'/g, "''")}'`;
+}
 
 /** Timestamps in the text format Prisma's SQLite adapter writes and reads. */
 function sqliteValue(v: SqlValue): string | number | null {
@@ -121,22 +135,39 @@ function sqliteSql(url: string): Sql {
     execute(text: string, params: readonly SqlValue[] = []) {
       return Promise.resolve(prepare(text).run(...params.map(sqliteValue)).changes);
     },
-    insertMany(table, columns, rows, onRows) {
+    insertMany(table, columns, rows, onRows, constant = []) {
       // Rows go INSERT_BATCH_ROWS to a statement (one multi-row VALUES list bound as one flat
       // array): per statement, better-sqlite3 and SQLite pay a call, a bind and a reset, which
       // for one row each was a third of a bulk import's insert time (1M edges: 2.9 → 1.8 s CPU).
+      // Constant columns are literals in the statement, read from the first row: binding the
+      // same graphId and validFrom to every row was a quarter of the rest (1M edges: 1.9 → 1.4 s CPU).
+      const iterator = rows[Symbol.iterator]();
+      let next = iterator.next();
+      if (next.done) {
+        onRows?.(0);
+        return Promise.resolve();
+      }
+      const fixed = constant.map((c) => columns.indexOf(c));
+      if (fixed.some((i) => i < 0)) throw new Error(`insertMany: constant columns ${constant.join(", ")} must be among the columns`);
+      const first: SqlValue[] = next.value;
+      const fixedValues = fixed.map((i) => sqliteValue(first[i] ?? null));
+      const bound = columns.map((_, i) => i).filter((i) => !fixed.includes(i));
       const head = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES `;
-      const tuple = `(${columns.map(() => "?").join(", ")})`;
-      const width = columns.length;
-      const batchRows = Math.max(1, Math.min(INSERT_BATCH_ROWS, Math.floor(SQLITE_MAX_PARAMS / width)));
+      const tuple = `(${columns.map((_, i) => (fixed.includes(i) ? sqliteLiteral(fixedValues[fixed.indexOf(i)] ?? null) : "?")).join(", ")})`;
+      const width = bound.length;
+      const batchRows = Math.max(1, Math.min(INSERT_BATCH_ROWS, Math.floor(SQLITE_MAX_PARAMS / Math.max(1, width))));
       const many = prepare(head + Array.from({ length: batchRows }, () => tuple).join(", "));
       const one = prepare(head + tuple);
       const values = new Array<string | number | null>(batchRows * width).fill(null);
       let inBatch = 0;
       let n = 0;
-      for (const row of rows) {
+      for (; !next.done; next = iterator.next()) {
+        const row = next.value;
+        for (let f = 0; f < fixed.length; f++) {
+          if (sqliteValue(row[fixed[f] as number] ?? null) !== fixedValues[f]) throw new Error(`insertMany: column ${constant[f]} is not the same in every row`);
+        }
         const at = inBatch * width;
-        for (let i = 0; i < width; i++) values[at + i] = sqliteValue(row[i] ?? null);
+        for (let i = 0; i < width; i++) values[at + i] = sqliteValue(row[bound[i] as number] ?? null);
         if (++inBatch === batchRows) {
           many.run(values);
           inBatch = 0;
@@ -178,7 +209,7 @@ function sqliteSql(url: string): Sql {
     queryRows: (text, params) => autocommit(text, () => executor.queryRows(text, params)),
     get: (text, params) => autocommit(text, () => executor.get(text, params)),
     execute: (text, params) => autocommit(text, () => executor.execute(text, params)),
-    insertMany: (table, columns, rows, onRows) => transaction((tx) => tx.insertMany(table, columns, rows, onRows)),
+    insertMany: (table, columns, rows, onRows, constant) => transaction((tx) => tx.insertMany(table, columns, rows, onRows, constant)),
     transaction,
   };
   globalForSqliteSql.refinerySqliteSql = { db, sql };

@@ -1,8 +1,13 @@
 /**
  * Import a graph from a path (CLI, server "import from path") or from uploaded text (the
- * browser): detect the format, parse everything first, read the corpus, then write it all in
- * one transaction with its `graph.import` audit event, so a bad file (or a kill) leaves nothing
- * half-imported and no graph without its event.
+ * browser): detect the format, parse, read the corpus, then write it all in one transaction
+ * with its `graph.import` audit event, so a bad file (or a kill) leaves nothing half-imported
+ * and no graph without its event.
+ *
+ * A triple file imported from a path is streamed, whatever its size: read in chunks, parsed
+ * line by line and written in batches inside that one transaction (stream-triples.ts), so
+ * memory stays flat and a bad line late in the file still rolls everything back. graphify
+ * JSON, bundles and uploaded text are read whole (up to MAX_INPUT_BYTES).
  *
  * Inputs of WORKER_MIN_BYTES or more are parsed and written in a worker thread
  * (import-worker.ts) on its own database connection, so the server's event loop keeps serving
@@ -19,9 +24,12 @@ import type { BundleQuestion } from "../../import/parse-bundle";
 import { parseBundle } from "../../import/parse-bundle";
 import { parseGraphifyJson } from "../../import/parse-graphify";
 import { parseLabelFile, parseTripleLines } from "../../import/parse-triples";
-import { readTextFile, statOrThrow } from "./read-input";
+import type { TextChunks } from "./read-input";
+import { readTextChunks, readTextFile, statOrThrow } from "./read-input";
 import { startWorker } from "./start-worker";
-import type { GraphContent, GraphFormat, GraphSummary } from "./write-graph";
+import type { StreamedTriples } from "./stream-triples";
+import { contentOfTripleStream } from "./stream-triples";
+import type { GraphContent, GraphFormat, GraphSummary, StreamedContent } from "./write-graph";
 import { contentOfGraph, contentOfTriples, writeGraph } from "./write-graph";
 
 export interface ImportReport {
@@ -51,7 +59,9 @@ export interface ImportPathOptions {
 
 interface ParsedInput {
   format: GraphFormat;
-  content: GraphContent;
+  content: GraphContent | StreamedContent;
+  /** A streamed triple file: read as the rows are written (progress by bytes read). */
+  input?: { chunks: TextChunks; content: StreamedTriples };
   documents: CorpusDocument[];
   questions: BundleQuestion[];
   corpus: ImportReport["corpus"];
@@ -189,10 +199,11 @@ function parsePath(options: ImportPathOptions & { onWarning?: (message: string) 
     const beside = path.join(path.dirname(input), "entity2text.txt");
     if (fs.existsSync(beside)) labelsFile = beside;
   }
-  say(`reading ${input}`);
+  if (labelsFile) say(`reading labels ${labelsFile}`);
   const labels = labelsFile ? parseLabelFile(readTextFile(labelsFile), labelsFile, { onWarning: options.onWarning }) : undefined;
-  const content = contentOfTriples(parseTripleLines(readTextFile(input), input), labels);
-  return { format, content, documents: [], questions: [], corpus: { read: 0, missing: [], skipped: [] }, defaultName: defaultNameFor(input) };
+  const chunks = readTextChunks(input);
+  const content = contentOfTripleStream(chunks, input, labels);
+  return { format, content, input: { chunks, content }, documents: [], questions: [], corpus: { read: 0, missing: [], skipped: [] }, defaultName: defaultNameFor(input) };
 }
 
 /** Inputs this big or bigger are imported in a worker thread (smaller ones parse in milliseconds). */
@@ -266,10 +277,13 @@ export async function runImportJob(job: ImportJob, say: (message: string) => voi
     name = job.options.name;
     sourcePath = null;
   }
-  const { content } = parsed;
-  say(`parsed ${content.nodeCount} nodes, ${content.edgeCount} edges, ${parsed.documents.length} documents; writing`);
+  const { content, input } = parsed;
+  if (input) say(`streaming ${job.kind === "path" ? path.resolve(job.options.path) : "the input"} (${(input.chunks.fileBytes / 1024 / 1024).toFixed(1)} MiB): writing as it is read`);
+  else if (!("stream" in content)) say(`parsed ${content.nodeCount} nodes, ${content.edgeCount} edges, ${parsed.documents.length} documents; writing`);
   let reported = 0;
+  let written = 0;
   const started = performance.now();
+  const rate = (done: number) => Math.round(done / Math.max(0.001, (performance.now() - started) / 1000)).toLocaleString("en-US");
   const graph = await writeGraph({
     name,
     format: parsed.format,
@@ -280,15 +294,26 @@ export async function runImportJob(job: ImportJob, say: (message: string) => voi
     actor: job.options.actor,
     bulk,
     onProgress: (done, total) => {
+      written = done;
+      if (input) {
+        // Streamed: the total is an estimate, rows read so far over the share of the file read.
+        const fraction = input.chunks.diskBytes / Math.max(1, input.chunks.fileBytes);
+        const about = Math.max(done, Math.round(input.content.rowsRead / Math.max(fraction, 1e-6)));
+        const tenth = Math.floor((10 * done) / Math.max(1, about));
+        if (tenth > reported && done < about) {
+          reported = tenth;
+          say(`wrote ${done.toLocaleString("en-US")} of about ${about.toLocaleString("en-US")} rows (${Math.round(100 * fraction)}% of the file read, ${rate(done)} rows/s)`);
+        }
+        return;
+      }
       // A line per tenth: a million rows should not print a thousand lines.
       const tenth = Math.floor((10 * done) / Math.max(1, total));
       if (tenth > reported && done < total) {
         reported = tenth;
-        const rate = Math.round(done / Math.max(0.001, (performance.now() - started) / 1000));
-        say(`wrote ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rows (${rate.toLocaleString("en-US")} rows/s)`);
+        say(`wrote ${done.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} rows (${rate(done)} rows/s)`);
       }
     },
-    onStep: (message) => say(`${(content.nodeCount + content.edgeCount + parsed.documents.length).toLocaleString("en-US")} rows written; ${message}`),
+    onStep: (message) => say(`${written.toLocaleString("en-US")} rows written (${rate(written)} rows/s); ${message}`),
   });
   return { graph, format: parsed.format, corpus: parsed.corpus, warnings };
 }

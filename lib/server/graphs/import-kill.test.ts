@@ -1,7 +1,8 @@
 /**
  * kill -9 during an import (SQLite, or PostgreSQL with REFINERY_TEST_DATABASE=postgres): a child
  * process imports FB15k-237 (272k triples, in its import worker) and is killed mid-write, early
- * and late; afterwards there is either no graph and no `graph.import` event, or the graph with
+ * and late — a triple file from a path is streamed (stream-triples.ts: read, parsed and written
+ * in batches in one transaction), so "early" is mid-file, with most of it not yet read; afterwards there is either no graph and no `graph.import` event, or the graph with
  * its event — never one without the other — and the database still takes the same import.
  */
 import { spawn } from "node:child_process";
@@ -75,7 +76,7 @@ afterAll(async () => {
 
 describe("kill -9 mid-import", () => {
   it.each([
-    ["early in the write", /^wrote .* of /],
+    ["early in the write", /^wrote .* of about .* \(([1-5]\d|\d)% of the file read/],
     ["late in the write", /^wrote (2[4-9]\d|28\d),\d{3} of /],
     ["building the indexes", /building index 4 of /],
     ["committing", /; committing$/],
@@ -94,7 +95,7 @@ describe("kill -9 mid-import", () => {
     expect(await state(name.replace("killed", "again"))).toEqual({ graphs: 1, events: 1, edges: 272_115 });
     if (db.dialect === "sqlite") {
       const indexes = await getSql().query<{ name: string }>(`SELECT "name" FROM "sqlite_master" WHERE "type" = 'index' AND "tbl_name" = 'Edge' AND "sql" IS NOT NULL`);
-      expect(indexes.map((i) => i.name).sort()).toEqual(["Edge_graphId_edgeKey_idx", "Edge_graphId_ord_idx", "Edge_graphId_source_idx", "Edge_graphId_target_idx"]);
+      expect(indexes.map((i) => i.name).sort()).toEqual(["Edge_graphId_edgeKey_idx", "Edge_graphId_ord_idx", "Edge_source_graphId_idx", "Edge_target_graphId_idx"]);
     }
     // Empty tables again: the next case's import drops and rebuilds the indexes too (a bulk
     // import rebuilds them only when it brings more rows than the tables hold).

@@ -13,3 +13,5 @@ export * from "./contract";
 export * from "./find-node-names";
 export * from "./sql-query-graph";
 export * from "./sql-retrieval-setting";
+export * from "./sql-run-neighbourhood";
+export * from "./sql-run-retrieval";

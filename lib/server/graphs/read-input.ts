@@ -1,9 +1,10 @@
 /**
  * Reading import files safely: a size limit checked before reading, gzip, BOMs and UTF-16,
- * and a clear error (file and byte offset) for anything that is not valid text.
+ * and a clear error (file and byte offset) for anything that is not valid text. Triple files
+ * have no size limit: they are read in chunks (`readTextChunks`), never whole.
  */
 import fs from "node:fs";
-import { gunzipSync } from "node:zlib";
+import { createGunzip, gunzipSync } from "node:zlib";
 import { AppError } from "../../errors";
 
 /** graphify's readers cap graph files at 512 MiB; so do we, before reading a byte. */
@@ -45,30 +46,125 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return i;
 }
 
-export function checkSize(bytes: number, source: string, limit = MAX_INPUT_BYTES): void {
+/** What an import says past the limit: only triple files from a path are streamed (import-graph.ts). */
+export const OVER_LIMIT_HINT = "files over 512 MiB are supported as triple files (s|r|o or TSV, .gz ok), imported from a path";
+
+export function checkSize(bytes: number, source: string, limit = MAX_INPUT_BYTES, hint?: string): void {
   if (bytes > limit) {
     throw new AppError(
       "TOO_LARGE",
-      `${source}: ${(bytes / 1024 / 1024).toFixed(1)} MiB is over the ${(limit / 1024 / 1024).toFixed(0)} MiB import limit`,
+      `${source}: ${(bytes / 1024 / 1024).toFixed(1)} MiB is over the ${(limit / 1024 / 1024).toFixed(0)} MiB import limit${hint ? ` (${hint})` : ""}`,
       { source, bytes, limit },
     );
   }
 }
 
-/** Read a text file (gunzipping `.gz`), enforcing the size limit on disk and after decompression. */
+/**
+ * Read a text file whole (gunzipping `.gz`), enforcing the size limit on disk and after
+ * decompression: graphify JSON, bundles, label files. Triple files are streamed instead.
+ */
 export function readTextFile(file: string, limit = MAX_INPUT_BYTES): string {
   const stat = statOrThrow(file);
   if (!stat.isFile()) throw new AppError("INVALID_INPUT", `${file}: not a file`, { source: file });
-  checkSize(stat.size, file, limit);
+  checkSize(stat.size, file, limit, limit === MAX_INPUT_BYTES ? OVER_LIMIT_HINT : undefined);
   let bytes: Uint8Array = fs.readFileSync(file);
   if (file.endsWith(".gz")) {
     try {
       bytes = gunzipSync(bytes, { maxOutputLength: limit });
     } catch (e) {
       const tooBig = (e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
-      if (tooBig) checkSize(limit + 1, `${file} (decompressed)`, limit);
+      if (tooBig) checkSize(limit + 1, `${file} (decompressed)`, limit, limit === MAX_INPUT_BYTES ? OVER_LIMIT_HINT : undefined);
       throw new AppError("PARSE_ERROR", `${file}: not a valid gzip file (${(e as Error).message})`, { source: file });
     }
   }
   return decodeText(bytes, file);
+}
+
+/** Bytes per read from disk by `readTextChunks` (small enough for progress by tenths of a 3 MB .gz). */
+const CHUNK_BYTES = 256 * 1024;
+const GZ_CHUNK_BYTES = 64 * 1024;
+
+export interface TextChunks {
+  /** The decoded text, a chunk at a time (a chunk may end inside a line). */
+  chunks: AsyncGenerator<string>;
+  /** Bytes of the file on disk (compressed for `.gz`). */
+  readonly fileBytes: number;
+  /** Bytes of the file read from disk so far: progress is `diskBytes / fileBytes`. */
+  readonly diskBytes: number;
+}
+
+/**
+ * Read a text file of any size in chunks (gunzipping `.gz` as it goes), with the checks of
+ * `readTextFile`: UTF-8 (BOM optional) or UTF-16 with a BOM, a clear error at the first bad
+ * byte. Memory: a chunk or two, whatever the file's size.
+ */
+export function readTextChunks(file: string): TextChunks {
+  const stat = statOrThrow(file);
+  if (!stat.isFile()) throw new AppError("INVALID_INPUT", `${file}: not a file`, { source: file });
+  let diskBytes = 0;
+  async function* chunks(): AsyncGenerator<string> {
+    const gz = file.endsWith(".gz");
+    const raw = fs.createReadStream(file, { highWaterMark: gz ? GZ_CHUNK_BYTES : CHUNK_BYTES });
+    raw.on("data", (b) => (diskBytes += (b as Buffer).length));
+    const bytes: AsyncIterable<Buffer> = gz ? raw.pipe(createGunzip({ chunkSize: CHUNK_BYTES })) : raw;
+    if (gz) raw.on("error", (e) => (bytes as unknown as NodeJS.ReadableStream).emit("error", e));
+    let decoder: TextDecoder | null = null;
+    let offset = 0;
+    let head: Buffer | null = null;
+    try {
+      for await (const piece of bytes) {
+        let b = piece;
+        if (!decoder) {
+          // The BOM decides the encoding: wait for two bytes.
+          b = head ? Buffer.concat([head, b]) : b;
+          if (b.length < 2) {
+            head = b;
+            continue;
+          }
+          head = null;
+          decoder = newDecoder(b);
+          if (decoder.encoding !== "utf-8") b = b.subarray(2);
+        }
+        yield decodeChunk(decoder, b, file, offset, true);
+        offset += b.length;
+      }
+      if (!decoder) decoder = newDecoder(head ?? Buffer.alloc(0));
+      const last = decodeChunk(decoder, head ?? new Uint8Array(0), file, offset, false);
+      if (last) yield last;
+    } catch (e) {
+      if (e instanceof AppError) throw e;
+      const code = (e as { code?: string }).code ?? "";
+      if (gz && code.startsWith("Z_")) throw new AppError("PARSE_ERROR", `${file}: not a valid gzip file (${(e as Error).message})`, { source: file });
+      throw e;
+    } finally {
+      raw.destroy();
+    }
+  }
+  return {
+    chunks: chunks(),
+    fileBytes: stat.size,
+    get diskBytes() {
+      return diskBytes;
+    },
+  };
+}
+
+function newDecoder(first: Uint8Array): TextDecoder {
+  if (first.length >= 2 && first[0] === 0xff && first[1] === 0xfe) return new TextDecoder("utf-16le");
+  if (first.length >= 2 && first[0] === 0xfe && first[1] === 0xff) return new TextDecoder("utf-16be");
+  return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+}
+
+function decodeChunk(decoder: TextDecoder, bytes: Uint8Array, source: string, offset: number, stream: boolean): string {
+  try {
+    return decoder.decode(bytes, { stream });
+  } catch {
+    // The bad byte is in this chunk (or a sequence cut at its end: then at the chunk's end).
+    const at = offset + Math.min(firstInvalidUtf8(bytes), bytes.length);
+    throw new AppError(
+      "PARSE_ERROR",
+      `${source}: not valid UTF-8 (first bad byte at offset ${at}); save the file as UTF-8 and import again`,
+      { source, offset: at },
+    );
+  }
 }

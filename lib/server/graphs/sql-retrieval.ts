@@ -17,10 +17,14 @@
  *
  * Caps bound every fetch the way they bound the in-memory code: the traversal's edge budget
  * (5,000) and visit cap, expansion's per-hub budget, the seed tie pool; a round fetches the
- * adjacency of the nodes the last run asked for, in one indexed query.
+ * adjacency of the nodes the last run asked for and the rows of their new neighbours in one
+ * statement (independent lookups in parallel). A fetched node's degree comes from `NodeDegree`
+ * (written with the version's figures, the newest versions only) or, for older versions, from
+ * index-only counts; the nodes are frozen and cached per version, so each round's query index
+ * reuses their label keys.
  */
 import { AppError } from "../../errors";
-import type { GraphEdge, GraphNode, KnowledgeGraph } from "../../graph/model";
+import type { GraphNode, KnowledgeGraph } from "../../graph/model";
 import { tokenize } from "../../graph/normalize";
 import { wordTokens } from "../../providers/heuristic/text";
 import type { ExpandHopsOptions, ExpandHopsResult } from "../../retrieve/expand-hops";
@@ -32,7 +36,8 @@ import { configureRelationRanker } from "../../retrieve/rank-relations";
 import { MAX_NAME_WORDS } from "../../providers/heuristic/graph-index";
 import { resolveDatabaseUrl } from "../db/database-url";
 import { getPgPool } from "../db/pg-pool";
-import { edgeFromColumns, metaFromText, nodeFromColumns } from "./graph-rows";
+import { getSql } from "../db/sql";
+import { metaFromText, nodeFromColumns } from "./graph-rows";
 import type { PartialGraphKnowledge } from "./sql-partial-graph";
 import { PartialGraph } from "./sql-partial-graph";
 import { ensureNodeKeys, MAX_PHRASE_WORDS, MIN_LABEL_WORD } from "./sql-node-keys";
@@ -73,6 +78,8 @@ interface VersionFigures {
   meta: ReturnType<typeof metaFromText>;
   /** Whether any node has a source file (else file substrings need no statement). */
   hasFiles: boolean;
+  /** How a fetched node's degree is read at this version (`degreeSql`). */
+  degree: string;
 }
 
 const figuresCache = new Map<string, Promise<VersionFigures>>();
@@ -91,9 +98,42 @@ function versionFigures(source: SqlGraphSource): Promise<VersionFigures> {
   return pending;
 }
 
+/** `NodeDegree` keeps the degrees of this many newest versions of a graph; older versions count edges. */
+const DEGREE_VERSIONS = 4;
+
+/**
+ * Every node's live degree at `version` into `NodeDegree` (once per version, under an advisory
+ * lock so instances do not both write it): one pass over the version's edges, the pass the hub
+ * degree needs anyway. Versions older than the newest DEGREE_VERSIONS are not written (and
+ * their rows are deleted). Returns whether the version's degrees are in the table.
+ */
+async function writeDegrees(graphId: string, version: number): Promise<boolean> {
+  return getSql().transaction(async (tx) => {
+    await tx.query(`SELECT pg_advisory_xact_lock(hashtext(?))`, [`refinery-node-degrees:${graphId}`]);
+    const has = await tx.get<{ has: boolean }>(`SELECT EXISTS (SELECT 1 FROM "NodeDegree" WHERE "graphId" = ? AND "version" = ?) AS "has"`, [graphId, version]);
+    if (has?.has) return true;
+    const graph = await tx.get<{ current: number }>(`SELECT "currentVersion" AS "current" FROM "Graph" WHERE "id" = ?`, [graphId]);
+    const newest = Math.max(version, Number(graph?.current ?? version));
+    if (version <= newest - DEGREE_VERSIONS) return false;
+    const written = await tx.execute(
+      `INSERT INTO "NodeDegree" ("graphId", "version", "nodeId", "degree")
+       SELECT ?, ?, id, COUNT(*) FROM (
+         SELECT e."source" AS id FROM "Edge" e WHERE e."graphId" = ? AND ${LIVE("e.", "?")}
+         UNION ALL SELECT e."target" FROM "Edge" e WHERE e."graphId" = ? AND ${LIVE("e.", "?")}
+       ) ends GROUP BY id`,
+      [graphId, version, graphId, version, version, graphId, version, version],
+    );
+    await tx.execute(`DELETE FROM "NodeDegree" WHERE "graphId" = ? AND "version" <= ?`, [graphId, newest - DEGREE_VERSIONS]);
+    if (written >= 10_000) await tx.execute(`ANALYZE "NodeDegree"`);
+    return true;
+  });
+}
+
 async function readFigures(source: SqlGraphSource): Promise<VersionFigures> {
   const { graphId, version } = source;
-  const [nodeCount, relations, histogram, contexts, files] = await Promise.all([
+  // The degrees (and from them the hub degree) beside the other passes, on connections of their own.
+  const degrees = writeDegrees(graphId, version);
+  const [nodeCount, relations, [tabled, histogram], contexts, files] = await Promise.all([
     rows(`SELECT COUNT(*) FROM "Node" n WHERE n."graphId" = $1 AND ${LIVE("n.", "$2")}`, [graphId, version]),
     // The ranker's numbers-or-dates test (NUMERIC_OBJECT) on the trimmed object label: the few
     // such nodes first, then one pass over the edges against them (a hashed subplan, no join).
@@ -106,15 +146,17 @@ async function readFigures(source: SqlGraphSource): Promise<VersionFigures> {
        FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")} GROUP BY e."relation"`,
       [graphId, version],
     ),
-    rows(
-      `SELECT d, COUNT(*) FROM (
+    degrees.then(async (tabled) => {
+      const text = tabled
+        ? `SELECT "degree", COUNT(*) FROM "NodeDegree" WHERE "graphId" = $1 AND "version" = $2 GROUP BY "degree" ORDER BY "degree"`
+        : `SELECT d, COUNT(*) FROM (
          SELECT id, COUNT(*) AS d FROM (
            SELECT e."source" AS id FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")}
            UNION ALL SELECT e."target" FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")}
          ) ends GROUP BY id
-       ) degrees GROUP BY d ORDER BY d`,
-      [graphId, version],
-    ),
+       ) degrees GROUP BY d ORDER BY d`;
+      return [tabled, await rows(text, [graphId, version])] as const;
+    }),
     rows(
       `SELECT DISTINCT ctx FROM (
          SELECT (e."data"::jsonb) ->> 'context' AS ctx, jsonb_typeof((e."data"::jsonb) -> 'context') AS t
@@ -152,6 +194,7 @@ async function readFigures(source: SqlGraphSource): Promise<VersionFigures> {
     ranking: { statistics: relationStatistics, ...(descriptions ? { descriptions } : {}) },
     meta: metaFromText(source.meta),
     hasFiles: files[0]?.[0] === true,
+    degree: degreeSql(tabled),
   };
 }
 
@@ -164,8 +207,14 @@ interface NodeRow {
   degree: number;
 }
 
+/** An edge as stored: added to each round's graph from its columns (`addEdgeRow`, as a whole load does). */
 interface EdgeRow {
-  edge: GraphEdge;
+  key: string;
+  source: string;
+  target: string;
+  relation: string;
+  ord: number;
+  data: string | null;
   pk: number;
 }
 
@@ -195,9 +244,22 @@ class RowCache {
 
 const ROW_CACHE_ITEMS = 300_000;
 
-/** A node's live degree at version $2, beside its row: no second statement per fetch. */
-const DEGREE = `(SELECT COUNT(*) FROM "Edge" e WHERE e."graphId" = n."graphId" AND e."source" = n."nodeId" AND ${LIVE("e.", "$2")})
-  + (SELECT COUNT(*) FROM "Edge" e WHERE e."graphId" = n."graphId" AND e."target" = n."nodeId" AND ${LIVE("e.", "$2")})`;
+/**
+ * A node's live degree at version $2, beside its row: no second statement per fetch. From
+ * `NodeDegree` when the version's degrees are there (one index probe), else counted: edges not
+ * closed (`validTo` NULL: nearly all) from the partial indexes of migration
+ * `edge_live_degree_indexes` without reading the Edge heap (an index-only scan), closed edges
+ * still live at $2 (an older version's) from the small index of closed edges.
+ */
+function degreeSql(tabled: boolean): string {
+  if (tabled) return `COALESCE((SELECT d."degree" FROM "NodeDegree" d WHERE d."graphId" = n."graphId" AND d."version" = $2 AND d."nodeId" = n."nodeId"), 0)`;
+  return ["source", "target"]
+    .map(
+      (end) => `(SELECT COUNT(*) FROM "Edge" e WHERE e."graphId" = n."graphId" AND e."${end}" = n."nodeId" AND e."validTo" IS NULL AND e."validFrom" <= $2)
+  + (SELECT COUNT(*) FROM "Edge" e WHERE e."graphId" = n."graphId" AND e."${end}" = n."nodeId" AND e."validTo" IS NOT NULL AND e."validFrom" <= $2 AND e."validTo" > $2)`,
+    )
+    .join("\n  + ");
+}
 
 class FetchedRows implements PartialGraphKnowledge {
   readonly nodes = new Map<string, NodeRow>();
@@ -209,19 +271,28 @@ class FetchedRows implements PartialGraphKnowledge {
   /** SQL statements run and the time they took, for the bench and tests. */
   queries = 0;
   sqlMs = 0;
+  /** Each statement and round step with its time (ms) and rows, when tracing (the bench's profile). */
+  trace: { what: string; ms: number; rows: number }[] | null = null;
 
   constructor(
     private readonly source: SqlGraphSource,
     private readonly cache: RowCache,
+    /** The degree column's SQL at this version (`degreeSql`). */
+    private readonly degree: string,
   ) {}
 
-  private async query(text: string, params: unknown[]): Promise<unknown[][]> {
+  private async query(text: string, params: unknown[], what = "sql"): Promise<unknown[][]> {
     this.queries++;
     const t0 = performance.now();
+    let n = 0;
     try {
-      return await rows(text, params);
+      const result = await rows(text, params);
+      n = result.length;
+      return result;
     } finally {
-      this.sqlMs += performance.now() - t0;
+      const ms = performance.now() - t0;
+      this.sqlMs += ms;
+      this.trace?.push({ what, ms, rows: n });
     }
   }
 
@@ -231,12 +302,14 @@ class FetchedRows implements PartialGraphKnowledge {
     this.degrees.set(row.node.id, row.degree);
   }
 
-  /** A node row as selected with `${NODE_COLUMNS}, ${DEGREE}` starting at column `at`. */
+  /** A node row as selected with `${NODE_COLUMNS}, ${this.degree}` starting at column `at`. */
   private nodeRow(r: unknown[], at: number): NodeRow {
     const id = r[at + 1] as string;
     const cached = this.cache.nodes.get(id);
     if (cached) return cached;
-    const row = { node: nodeFromColumns(id, r[at + 2] as string, r[at + 3] as string, Number(r[at + 4]), r[at + 5] as string | null), pk: Number(r[at]), degree: Number(r[at + 6]) };
+    const node = nodeFromColumns(id, r[at + 2] as string, r[at + 3] as string, Number(r[at + 4]), r[at + 5] as string | null);
+    Object.freeze(node.aliases);
+    const row = { node: Object.freeze(node), pk: Number(r[at]), degree: Number(r[at + 6]) };
     this.cache.nodes.set(id, row);
     return row;
   }
@@ -252,7 +325,7 @@ class FetchedRows implements PartialGraphKnowledge {
     }
     if (wanted.length === 0) return;
     const { graphId, version } = this.source;
-    const result = await this.query(`SELECT ${NODE_COLUMNS}, ${DEGREE} FROM "Node" n WHERE n."graphId" = $1 AND n."nodeId" = ANY($3) AND ${LIVE("n.", "$2")}`, [graphId, version, wanted]);
+    const result = await this.query(`SELECT ${NODE_COLUMNS}, ${this.degree} FROM "Node" n WHERE n."graphId" = $1 AND n."nodeId" = ANY($3) AND ${LIVE("n.", "$2")}`, [graphId, version, wanted], "ids");
     for (const r of result) this.take(this.nodeRow(r, 0));
     for (const id of wanted) {
       if (this.nodes.has(id)) continue;
@@ -299,19 +372,21 @@ class FetchedRows implements PartialGraphKnowledge {
     if (short.length > 0) {
       result.push(
         ...(await this.query(
-          `SELECT q.i - 1, ${NODE_COLUMNS}, ${DEGREE} FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS q(kind, key, i)
+          `SELECT q.i - 1, ${NODE_COLUMNS}, ${this.degree} FROM unnest($3::text[], $4::text[]) WITH ORDINALITY AS q(kind, key, i)
            JOIN "NodeKey" k ON k."graphId" = $1 AND k."kind" = q.kind AND k."key" = q.key AND length(k."key") <= ${INDEXED_KEY}
            JOIN "Node" n ON n."pk" = k."nodePk" AND ${LIVE("n.", "$2")}`,
           [graphId, version, short.map((k) => k.kind), short.map((k) => k.key)],
+          "keys",
         )),
       );
     }
     for (const [j, k] of long.entries()) {
       result.push(
         ...(await this.query(
-          `SELECT ${short.length + j}, ${NODE_COLUMNS}, ${DEGREE} FROM "NodeKey" k JOIN "Node" n ON n."pk" = k."nodePk" AND ${LIVE("n.", "$2")}
+          `SELECT ${short.length + j}, ${NODE_COLUMNS}, ${this.degree} FROM "NodeKey" k JOIN "Node" n ON n."pk" = k."nodePk" AND ${LIVE("n.", "$2")}
            WHERE k."graphId" = $1 AND k."kind" = $3 AND k."key" = $4`,
           [graphId, version, k.kind, k.key],
+          "long key",
         )),
       );
     }
@@ -327,11 +402,11 @@ class FetchedRows implements PartialGraphKnowledge {
     // One branch per term, each a trigram index scan (an OR of LIKEs would not say which term matched).
     const branches = missing.map(
       (_, i) =>
-        `SELECT ${i}, ${NODE_COLUMNS}, ${DEGREE} FROM "NodeKey" k JOIN "Node" n ON n."pk" = k."nodePk" AND ${LIVE("n.", "$2")}
+        `SELECT ${i}, ${NODE_COLUMNS}, ${this.degree} FROM "NodeKey" k JOIN "Node" n ON n."pk" = k."nodePk" AND ${LIVE("n.", "$2")}
          WHERE k."graphId" = $1 AND k."kind" = '${kind}' AND k."key" LIKE $${i + 3}`,
     );
     const patterns = missing.map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    this.remember(missing.map(lookupOf), await this.query(branches.join("\nUNION ALL\n"), [graphId, version, ...patterns]));
+    this.remember(missing.map(lookupOf), await this.query(branches.join("\nUNION ALL\n"), [graphId, version, ...patterns], `substrings ${kind}`));
   }
 
   async fetchNorms(norms: Iterable<string>): Promise<void> {
@@ -349,10 +424,10 @@ class FetchedRows implements PartialGraphKnowledge {
     const present = asked.filter((id) => this.nodes.has(id));
     const ends = new Set<string>();
     const takeEdge = (row: EdgeRow) => {
-      if (this.edges.has(row.edge.key)) return;
-      this.edges.set(row.edge.key, row);
-      ends.add(row.edge.source);
-      ends.add(row.edge.target);
+      if (this.edges.has(row.key)) return;
+      this.edges.set(row.key, row);
+      ends.add(row.source);
+      ends.add(row.target);
     };
     const wanted: string[] = [];
     for (const id of present) {
@@ -368,21 +443,33 @@ class FetchedRows implements PartialGraphKnowledge {
     }
     if (wanted.length > 0) {
       const { graphId, version } = this.source;
+      // One statement: the edges (tag 0), then the rows of their other ends this retrieval does
+      // not hold yet (tag 1, with degrees), so a round costs one round trip, not two.
       const result = await this.query(
-        `SELECT ${EDGE_COLUMNS} FROM "Edge" e WHERE e."graphId" = $1 AND (e."source" = ANY($3) OR e."target" = ANY($3)) AND ${LIVE("e.", "$2")}`,
-        [graphId, version, wanted],
+        `WITH a AS MATERIALIZED (
+           SELECT ${EDGE_COLUMNS} FROM "Edge" e WHERE e."graphId" = $1 AND (e."source" = ANY($3) OR e."target" = ANY($3)) AND ${LIVE("e.", "$2")}
+         ), ends AS (
+           SELECT DISTINCT x.id FROM a CROSS JOIN LATERAL (VALUES (a."source"), (a."target")) AS x(id) WHERE x.id <> ALL($4::text[])
+         )
+         SELECT 0, a."pk", a."edgeKey", a."source", a."target", a."ord", a."data", a."relation" FROM a
+         UNION ALL
+         SELECT 1, ${NODE_COLUMNS}, (${this.degree})::text FROM ends JOIN "Node" n ON n."graphId" = $1 AND n."nodeId" = ends.id AND ${LIVE("n.", "$2")}`,
+        [graphId, version, wanted, [...this.nodes.keys(), ...this.absent]],
+        "adjacency",
       );
       const byNode = new Map<string, string[]>(wanted.map((id) => [id, []]));
+      for (const r of result) if (Number(r[0]) === 1) this.take(this.nodeRow(r, 1));
       for (const r of result) {
-        const key = r[1] as string;
+        if (Number(r[0]) !== 0) continue;
+        const key = r[2] as string;
         let row = this.cache.edges.get(key);
         if (!row) {
-          row = { edge: edgeFromColumns(key, r[2] as string, r[3] as string, r[4] as string, Number(r[5]), r[6] as string | null), pk: Number(r[0]) };
+          row = { key, source: r[3] as string, target: r[4] as string, relation: r[7] as string, ord: Number(r[5]), data: r[6] as string | null, pk: Number(r[1]) };
           this.cache.edges.set(key, row);
         }
         takeEdge(row);
-        byNode.get(row.edge.source)?.push(key);
-        if (row.edge.target !== row.edge.source) byNode.get(row.edge.target)?.push(key);
+        byNode.get(row.source)?.push(key);
+        if (row.target !== row.source) byNode.get(row.target)?.push(key);
       }
       for (const [id, keys] of byNode) this.cache.adjacency.set(id, keys);
     }
@@ -397,9 +484,11 @@ class FetchedRows implements PartialGraphKnowledge {
   build(figures: VersionFigures): PartialGraph {
     const graph = new PartialGraph(figures.meta, this);
     const byOrd = <T extends { pk: number }>(ord: (x: T) => number) => (a: T, b: T) => ord(a) - ord(b) || a.pk - b.pk;
-    for (const { node } of [...this.nodes.values()].sort(byOrd<NodeRow>((x) => x.node.ord ?? 0))) graph.addNode({ ...node, aliases: [...node.aliases] });
-    for (const { edge } of [...this.edges.values()].sort(byOrd<EdgeRow>((x) => x.edge.ord ?? 0))) {
-      if (this.nodes.has(edge.source) && this.nodes.has(edge.target)) graph.addEdge({ ...edge });
+    // Nodes are the cached objects, frozen (nodeRow): shared by every round and question, so
+    // their derived label keys are computed once (query-graph.ts memoises them per object).
+    for (const { node } of [...this.nodes.values()].sort(byOrd<NodeRow>((x) => x.node.ord ?? 0))) graph.addNode(node);
+    for (const e of [...this.edges.values()].sort(byOrd<EdgeRow>((x) => x.ord))) {
+      if (this.nodes.has(e.source) && this.nodes.has(e.target)) graph.addEdgeRow(e.key, e.source, e.target, e.relation, e.ord, e.data);
     }
     setWholeGraphStatistics(graph, figures.statistics);
     // One options object per version: the ranker built on it is shared by every partial graph.
@@ -438,9 +527,8 @@ async function prefetchQuestion(fetched: FetchedRows, question: string, hasFiles
     }
   }
   for (const m of question.matchAll(/\[([^\]]+)\]/g)) keys.push({ kind: "k", key: wordTokens(m[1] ?? "").map((t) => t.norm).join(" ") });
-  await fetched.fetchKeys(keys);
-  await fetched.fetchSubstrings("l", substrings);
-  if (hasFiles) await fetched.fetchSubstrings("f", substrings);
+  // Independent lookups: in parallel, on connections of their own.
+  await Promise.all([fetched.fetchKeys(keys), fetched.fetchSubstrings("l", substrings), hasFiles ? fetched.fetchSubstrings("f", substrings) : undefined]);
 }
 
 export interface SqlRetrieval<T> {
@@ -450,24 +538,36 @@ export interface SqlRetrieval<T> {
   rounds: number;
   queries: number;
   sqlMs: number;
+  /** With `traceSqlRetrieval(true)`: each statement and each round's build and run, in order (ms). */
+  trace?: { what: string; ms: number; rows: number }[];
+}
+
+let tracing = false;
+
+/** Record each statement's and round's time in the results (the bench's profile); off by default. */
+export function traceSqlRetrieval(on: boolean): void {
+  tracing = on;
 }
 
 async function runOverSql<T>(source: SqlGraphSource, question: string, entities: readonly string[], run: (graph: KnowledgeGraph) => T): Promise<SqlRetrieval<T>> {
   await ensureNodeKeys(source.graphId, source.version);
   const figures = await versionFigures(source);
   figures.rows.trim();
-  const fetched = new FetchedRows(source, figures.rows);
-  await prefetchQuestion(fetched, question, figures.hasFiles);
-  await fetched.fetchAdjacency(entities);
+  const fetched = new FetchedRows(source, figures.rows, figures.degree);
+  const trace: { what: string; ms: number; rows: number }[] | null = tracing ? [] : null;
+  fetched.trace = trace;
+  await Promise.all([prefetchQuestion(fetched, question, figures.hasFiles), fetched.fetchAdjacency(entities)]);
   for (let round = 1; ; round++) {
+    let t = performance.now();
     const graph = fetched.build(figures);
+    trace?.push({ what: `build ${round}`, ms: performance.now() - t, rows: graph.nodes.size });
+    t = performance.now();
     const result = run(graph);
-    if (!graph.hasMisses()) return { result, graph, rounds: round, queries: fetched.queries, sqlMs: fetched.sqlMs };
+    trace?.push({ what: `run ${round}`, ms: performance.now() - t, rows: graph.edges.size });
+    if (!graph.hasMisses()) return { result, graph, rounds: round, queries: fetched.queries, sqlMs: fetched.sqlMs, ...(trace ? { trace } : {}) };
     if (round >= MAX_ROUNDS) throw new AppError("INTERNAL", `SQL retrieval did not settle after ${MAX_ROUNDS} rounds`);
     const { ids, adjacency, norms } = graph.misses;
-    await fetched.fetchNorms(norms);
-    await fetched.fetchIds(ids);
-    await fetched.fetchAdjacency(adjacency);
+    await Promise.all([fetched.fetchNorms(norms), fetched.fetchIds(ids), fetched.fetchAdjacency(adjacency)]);
   }
 }
 

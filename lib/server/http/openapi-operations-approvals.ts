@@ -15,6 +15,16 @@ export const proposalOperations: OperationSpec[] = [
     errors: [400, 404, 500],
   },
   {
+    path: "/api/proposals/rows",
+    method: "get",
+    operationId: "findProposalRows",
+    request: approvalsContract.findProposalRows,
+    tag: "proposals",
+    summary: "The review queue's compact read (default 200, at most 500 a page; follow nextCursor): the filters, pages and summary of GET /api/proposals, each action with only what a queue row shows — no evidence, suggestions or decision history (GET /api/proposals/{id} has them)",
+    response: { schema: "QueueProposalPage" },
+    errors: [400, 404, 500],
+  },
+  {
     path: "/api/proposals",
     method: "post",
     operationId: "submitProposal",

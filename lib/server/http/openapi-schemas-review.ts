@@ -115,6 +115,35 @@ export const ProposalPage = z.object({
   }),
 });
 
+/** GET /api/proposals/rows: the queue's compact read (lib/server/proposals/queue-proposals.ts). */
+const QueueAction = z.object({
+  index: int,
+  action: RefinementAction,
+  review: z.object({
+    text: z.string(),
+    score: z.number().min(0).max(1).optional(),
+    signals: z.array(z.object({ kind: z.string(), contribution: z.number(), summary: z.string() })).optional().describe("the strongest signals by |contribution| (at most 3), without evidence"),
+    reasons: z.array(z.string()).describe("only the last reason (the rule that set the label)"),
+    warnings: z.array(z.object({ code: z.string(), message: z.string() })),
+  }),
+  confidence,
+  status: z.enum(["pending", "applied", "rejected", "skipped", "reverted", "obsolete"]),
+  appliedIn: int.nullable(),
+  evaluation: z.object({ approvals: int, required: int, approverIds: z.array(z.string()), vetoers: z.array(z.object({ userName: z.string() })) }),
+  changedSinceApproved: z.string().nullable(),
+  editedByIds: z.array(z.string()),
+  obsoleteIn: int.nullable(),
+  obsoleteReason: z.string().nullable(),
+});
+
+export const QueueProposalPage = ProposalPage.extend({
+  proposals: z.array(
+    ProposalDetails.pick({ id: true, graph: true, runId: true, question: true, createdAt: true, submittedById: true, submittedByName: true, origin: true, agentName: true, agentModel: true, startedById: true, policy: true, approvalMode: true }).extend({
+      actions: z.array(QueueAction),
+    }),
+  ),
+});
+
 export const DecisionResult = z.object({
   proposal: ProposalDetails,
   actions: z.array(z.object({ index: int, approvals: int, required: int, status: z.string(), appliedIn: int.nullable(), waiting: z.boolean() })),

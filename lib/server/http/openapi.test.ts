@@ -12,7 +12,7 @@ import type { LaunchedRuns as LaunchedRunsType } from "../runs";
 import type { VersionInfo as VersionInfoType, diffVersionsGraph, revertVersion } from "../proposals";
 import type { ApplyProposalResult, PreviewResult as PreviewResultType, ProposalActionItem as ProposalActionItemType, ProposalDetails as ProposalDetailsType } from "../proposals";
 import type { describeProvider } from "../providers";
-import type { ProposalPage as ProposalPageType } from "../proposals";
+import type { ProposalPage as ProposalPageType, QueueProposalPage as QueueProposalPageType } from "../proposals";
 import type { ApproveActionsResult } from "../approvals";
 import type { DecisionResult as DecisionResultType } from "../approvals";
 import type { CommentView as CommentViewType } from "../approvals";
@@ -123,6 +123,7 @@ it("response schemas accept the server's types (checked by tsc)", () => {
   expectTypeOf<Awaited<ReturnType<typeof revertVersion>>>().toExtend<Doc_<"RevertResult">>();
   expectTypeOf<ProposalDetailsType>().toExtend<Doc_<"ProposalDetails">>();
   expectTypeOf<ProposalPageType>().toExtend<Doc_<"ProposalPage">>();
+  expectTypeOf<QueueProposalPageType>().toExtend<Doc_<"QueueProposalPage">>();
   expectTypeOf<ProposalActionItemType>().toExtend<Doc_<"ProposalActionItem">>();
   expectTypeOf<PreviewResultType>().toExtend<Doc_<"PreviewResult">>();
   expectTypeOf<ApplyProposalResult>().toExtend<Doc_<"ApplyResult">>();

@@ -69,9 +69,10 @@ function decodeCursor(cursor: string): Cursor {
   throw new AppError("INVALID_INPUT", "cursor is not one this server gave out: pass the nextCursor of the previous page as it was");
 }
 
-export async function findProposalPage(options: FindProposalPageOptions): Promise<ProposalPage> {
+/** `maxLimit`: the largest page this caller allows (the queue's compact rows allow more than full proposals). */
+export async function findProposalPage(options: FindProposalPageOptions, maxLimit = MAX_PROPOSAL_PAGE): Promise<ProposalPage> {
   const limit = options.limit ?? DEFAULT_PROPOSAL_PAGE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PROPOSAL_PAGE) throw new AppError("INVALID_INPUT", `limit must be a whole number from 1 to ${MAX_PROPOSAL_PAGE}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxLimit) throw new AppError("INVALID_INPUT", `limit must be a whole number from 1 to ${maxLimit}`);
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
   const rows = await findProposals({ graph: options.graph, status: options.status, runId: options.runId, origin: options.origin, after, take: limit + 1 });
   const proposals = rows.slice(0, limit);

@@ -11,3 +11,4 @@ export * from "./proposals";
 export * from "./review-calibration";
 export * from "./submit-proposal";
 export * from "./contract";
+export * from "./queue-proposals";

@@ -122,14 +122,19 @@ export async function reviewForGraph(options: {
    * for requests). Batch callers (the CLI, a run's final review) pass more.
    */
   rulesWaitMs?: number;
+  /**
+   * Review against this graph instead of loading the version (a neighbourhood fetched through
+   * SQL for graphs over REFINERY_SQL_RETRIEVAL_EDGES, runs/sql-review.ts): no mined rules.
+   */
+  neighbourhood?: { graphId: string; version: number; graph: KnowledgeGraph };
 }): Promise<ActionReview[]> {
-  const loaded = await loadGraph(options.graph, options.version);
+  const loaded = options.neighbourhood ?? (await loadGraph(options.graph, options.version));
   // One resolver for both passes: a name that resolves to nothing costs a fuzzy scan.
   const resolve = createNameResolver({ graph: loaded.graph });
   const ids = documentIdsForReview({ graph: loaded.graph, actions: options.actions, resolve });
   const [docs, rules, thresholds] = await Promise.all([
     findDocuments(loaded.graphId, ids),
-    rulesForReview(loaded.graphId, loaded.version, loaded.graph, options.rulesWaitMs ?? RULES_WAIT_MS),
+    options.neighbourhood ? null : rulesForReview(loaded.graphId, loaded.version, loaded.graph, options.rulesWaitMs ?? RULES_WAIT_MS),
     findLabelThresholds(loaded.graphId),
   ]);
   const documents = new Map(docs.map((d) => [d.docId, d]));

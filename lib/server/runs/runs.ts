@@ -14,11 +14,13 @@ import type { LlmCallRecord, LlmProvider, LoopConfig, LoopEvent, RefinementActio
 import { DEFAULT_LOOP_CONFIG } from "../../loop/types";
 import { recordAudit } from "../audit";
 import { getDb } from "../db/db";
-import { findDocuments, getGraphRecord, loadGraph } from "../graphs";
+import { findDocuments, getGraphRecord } from "../graphs";
+import { pickRunGraph } from "./sql-run-graph";
 import type { ProviderName } from "../providers";
 import { getProvider } from "../providers";
 import { createPlanRetrieval } from "./plan-retrieval";
-import { RUN_RULES_WAIT_MS, createProposal, reviewForGraph } from "../proposals";
+import { RUN_RULES_WAIT_MS, createProposal } from "../proposals";
+import { reviewRunActions } from "./sql-review";
 import { addQuestions, findQuestions, getQuestion } from "./questions";
 import { publishRunEvent } from "./run-events";
 import type { ActionReview } from "../../review/types";
@@ -118,7 +120,9 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
   }
   const provider = typeof options.provider === "object" ? options.provider : await getProvider(options.provider);
   const config: LoopConfig = { ...DEFAULT_LOOP_CONFIG, ...options.config };
-  const loaded = await loadGraph(options.graph);
+  // Over REFINERY_SQL_RETRIEVAL_EDGES on PostgreSQL the graph is never loaded: the loop retrieves through SQL (sql-run-graph.ts).
+  const picked = await pickRunGraph(options.graph);
+  const loaded = { name: picked.name, version: picked.version };
 
   // One run of a question at a time: the check and the insert share a write transaction, and
   // the partial unique index Run_one_running_per_question settles a race between instances.
@@ -165,10 +169,10 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     const ids = new Set<string>();
     for (const t of triples) {
       for (const nodeId of [t.subject_id, t.object_id]) {
-        const node = loaded.graph.getNode(nodeId);
+        const node = picked.graph().getNode(nodeId);
         if (node) for (const id of documentIdsOf(node)) ids.add(id);
       }
-      for (const e of loaded.graph.outEdges(t.subject_id)) {
+      for (const e of picked.graph().outEdges(t.subject_id)) {
         if (e.target === t.object_id && e.relation === t.relation) for (const id of documentIdsOf(e)) ids.add(id);
       }
     }
@@ -206,8 +210,9 @@ export async function startRun(options: StartRunOptions): Promise<StartedRun> {
     let trace: RunTrace | null = null;
     let failure: string | null = null;
     try {
+      const start = await picked.start(question.text, graphRow.loopRetrieval === "graph_rft_plan");
       trace = await runHopLoop({
-        graph: loaded.graph,
+        ...start,
         question: question.text,
         queryId: question.queryId,
         provider,
@@ -253,7 +258,7 @@ async function finishRun(runId: string, questionPk: number, trace: RunTrace | nu
   let reviews: ActionReview[] | null = null;
   if (trace && status === "awaiting_review" && trace.actions.length > 0) {
     try {
-      reviews = await reviewForGraph({ graph: proposalFor.graph, version: proposalFor.version, actions: trace.actions, retrieved: trace.steps.at(-1)?.triples, rulesWaitMs: RUN_RULES_WAIT_MS });
+      reviews = await reviewRunActions({ graph: proposalFor.graph, version: proposalFor.version, actions: trace.actions, retrieved: trace.steps.at(-1)?.triples, rulesWaitMs: RUN_RULES_WAIT_MS });
     } catch (error) {
       status = "failed";
       failure = `the proposed actions could not be reviewed: ${error instanceof Error ? error.message : String(error)}`;
@@ -464,7 +469,7 @@ export async function importTraceRun(options: {
   const status: RunStatus = trace.earlyExit ? "early_exit" : trace.actions.length > 0 ? "awaiting_review" : "finished";
   const reviews =
     status === "awaiting_review"
-      ? await reviewForGraph({ graph: options.graph, version: graphRow.currentVersion, actions: trace.actions, retrieved: trace.steps.at(-1)?.triples, rulesWaitMs: RUN_RULES_WAIT_MS })
+      ? await reviewRunActions({ graph: options.graph, version: graphRow.currentVersion, actions: trace.actions, retrieved: trace.steps.at(-1)?.triples, rulesWaitMs: RUN_RULES_WAIT_MS })
       : null;
   const run = await db.$transaction(async (tx) => {
     const row = await tx.run.create({

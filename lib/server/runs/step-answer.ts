@@ -7,7 +7,7 @@
 import { runAsk } from "../../ask/run-ask";
 import type { AskTrace } from "../../ask/types";
 import { KnowledgeGraph } from "../../graph/model";
-import { loadGraph } from "../graphs";
+import { findSqlRunGraph, loadGraph, sqlSubgraphOfEdges } from "../graphs";
 import { getRun } from "./runs";
 
 export interface StepAnswer {
@@ -49,8 +49,10 @@ export async function answerRunStep(runId: string): Promise<StepAnswer | null> {
     if (isSettled) remember(runId, null);
     return null;
   }
-  const loaded = await loadGraph(run.graph, run.graphVersion);
-  const trace = await runAsk({ graph: subgraphOf(loaded.graph, step.edgeKeys), question: run.question, graphName: run.graph, graphVersion: run.graphVersion, corpusFallback: false });
+  // Over REFINERY_SQL_RETRIEVAL_EDGES on PostgreSQL only the step's edges are read, not the version.
+  const sql = await findSqlRunGraph(run.graph, run.graphVersion);
+  const graph = sql ? await sqlSubgraphOfEdges(sql.source, step.edgeKeys) : subgraphOf((await loadGraph(run.graph, run.graphVersion)).graph, step.edgeKeys);
+  const trace = await runAsk({ graph, question: run.question, graphName: run.graph, graphVersion: run.graphVersion, corpusFallback: false });
   const answer: StepAnswer = { runId, step: step.step, method: "heuristic_ask_over_step_triples", trace };
   if (isSettled) remember(runId, answer);
   return answer;

@@ -1,0 +1,71 @@
+/**
+ * The review of a run's proposed actions, wherever the graph is (issue #17 item 4): the whole
+ * version with its mined rules (proposals' `reviewForGraph`), or — over
+ * `REFINERY_SQL_RETRIEVAL_EDGES` on PostgreSQL — the same review against a neighbourhood of the
+ * actions fetched with SQL (graphs/sql-run-neighbourhood.ts: the names' nodes, every edge of
+ * each endpoint, the edges between their neighbours, so paths of length ≤ 3; under caps).
+ *
+ * Mined rules (path rules, neighbour and embedding predictors) need the whole graph, so a
+ * neighbourhood review has none, and says so on every action (warning RULES_NOT_MINED). What
+ * the neighbourhood cannot tell is never evidence: the relation's usual kinds and functionality
+ * are counted over the neighbourhood only, so a label above LOW that rests on nothing else is
+ * set LOW with the reason. Labels are only ever lowered here.
+ */
+import type { Triple } from "../../graph/model";
+import type { ReviewInput } from "../../review/review-actions";
+import type { ActionReview, ScoreSignal } from "../../review/types";
+import type { SqlRunGraph } from "../graphs";
+import { findSqlRunGraph, sqlReviewNeighbourhood } from "../graphs";
+import { reviewForGraph } from "../proposals";
+
+export interface ReviewRunActionsOptions {
+  graph: string;
+  version: number;
+  actions: readonly ReviewInput[];
+  retrieved?: Triple[];
+  rulesWaitMs?: number;
+}
+
+/** Signal kinds a neighbourhood counts from part of the graph: no evidence on their own there. */
+const WHOLE_GRAPH_KINDS: ReadonlySet<ScoreSignal["kind"]> = new Set(["signature", "functional", "rule"]);
+
+export async function reviewRunActions(options: ReviewRunActionsOptions): Promise<ActionReview[]> {
+  const sql = await findSqlRunGraph(options.graph, options.version);
+  if (!sql) return reviewForGraph(options);
+  return reviewOverSql(sql, options);
+}
+
+function namesOf(actions: readonly ReviewInput[]): string[] {
+  const names: string[] = [];
+  for (const item of actions) {
+    if ("type" in item && item.type === "replace_node") names.push(item.old, item.new);
+    else if ("type" in item && (item.type === "insert_edge" || item.type === "delete_edge")) names.push(item.subject, item.object);
+  }
+  return names;
+}
+
+async function reviewOverSql(sql: SqlRunGraph, options: ReviewRunActionsOptions): Promise<ActionReview[]> {
+  const ids = new Set<string>();
+  for (const t of options.retrieved ?? []) ids.add(t.subject_id).add(t.object_id);
+  const around = await sqlReviewNeighbourhood(sql.source, { names: namesOf(options.actions), ids: [...ids] });
+  const reviews = await reviewForGraph({ ...options, neighbourhood: { graphId: sql.source.graphId, version: sql.source.version, graph: around.graph } });
+  const scope =
+    `rules not mined for graphs over ${sql.threshold.toLocaleString("en-US")} edges (this version: ${sql.edgeCount.toLocaleString("en-US")}); ` +
+    `reviewed from the actions' neighbourhood (${around.graph.nodes.size.toLocaleString("en-US")} nodes, ${around.graph.edges.size.toLocaleString("en-US")} edges: every edge of the named nodes, paths of length ≤ 3)` +
+    (around.capped.length > 0 ? `; capped: ${around.capped.slice(0, 3).join("; ")}${around.capped.length > 3 ? "; …" : ""}` : "");
+  return reviews.map((review) => {
+    const warnings = [...review.warnings, { code: "RULES_NOT_MINED" as const, message: scope }];
+    if (review.confidence === "LOW") return { ...review, warnings };
+    const evidence = (review.signals ?? []).filter((s) => (s.positive || s.strong) && !WHOLE_GRAPH_KINDS.has(s.kind));
+    if (evidence.length > 0) return { ...review, warnings };
+    return {
+      ...review,
+      confidence: "LOW" as const,
+      warnings,
+      reasons: [
+        ...review.reasons,
+        `LOW: was ${review.confidence}, but on this graph its only evidence is the relation's usual kinds or functionality, counted in the neighbourhood and not the whole graph: no evidence left`,
+      ],
+    };
+  });
+}
