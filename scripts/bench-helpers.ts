@@ -3,6 +3,7 @@
  * summaries, the probe request that measures how long others wait during a piece of work, and
  * FB15k-237 replicated with entity suffixes to reach millions of edges from real data.
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -140,4 +141,23 @@ export function benchActions(graph: KnowledgeGraph, round: number): RefinementAc
     }),
     ...[7, 8].map((i) => ({ type: "replace_node" as const, old: pick(i + 200).id, new: `Renamed entity ${round}.${i}` })),
   ];
+}
+
+/**
+ * Runs `script` in a child Node process (tsx, GC exposed, a 12 GB heap) and resolves with the
+ * JSON of the last line it prints; stderr passes through. `what` names it in the error.
+ */
+export function runJsonChild<T>(script: string, args: readonly string[], what: string, env: NodeJS.ProcessEnv = process.env): Promise<T> {
+  const argv = ["--expose-gc", "--max-old-space-size=12288", "--import", "tsx", script, ...args];
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, argv, { cwd: benchRoot, env, stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    proc.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    proc.on("error", reject);
+    proc.on("close", (code) => {
+      const line = out.trim().split("\n").at(-1);
+      if (code !== 0 || !line) reject(new Error(`${what} exited with ${code}`));
+      else resolve(JSON.parse(line) as T);
+    });
+  });
 }

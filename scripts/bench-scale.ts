@@ -33,12 +33,12 @@
  * under scripts/with-postgres.sh (a throwaway server). Progress goes to stderr, the table of
  * figures to stdout. The replicated files are kept in the system temp folder for the next run.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchActions, benchQuestions, benchRoot, percentile, replicateFb15k, withProbe } from "./bench-helpers";
+import { benchActions, benchQuestions, benchRoot, percentile, replicateFb15k, runJsonChild, withProbe } from "./bench-helpers";
 import type { SqlRetrievalFigures } from "./bench-sql-retrieval";
 import { measureSqlRetrieval, replicateStoredGraph, sqlBenchQuestions } from "./bench-sql-retrieval";
 import { MAX_INPUT_BYTES } from "../lib/server/graphs/read-input";
@@ -299,35 +299,14 @@ async function loadOnly(name: string): Promise<void> {
 
 /** The graph loaded by a new process on the same database: what a restarted server holds. */
 function loadInFreshProcess(name: string): Promise<{ loadS: number; rssMb: number }> {
-  const args = ["--expose-gc", "--max-old-space-size=12288", "--import", "tsx", self, "--load-only", name];
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, args, { cwd: benchRoot, env: process.env, stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    proc.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    proc.on("error", reject);
-    proc.on("close", (code) => {
-      const line = out.trim().split("\n").at(-1);
-      if (code !== 0 || !line) reject(new Error(`the fresh load of ${name} exited with ${code}`));
-      else resolve(JSON.parse(line) as { loadS: number; rssMb: number });
-    });
-  });
+  return runJsonChild(self, ["--load-only", name], `the fresh load of ${name}`);
 }
 
 function runChild(dialect: string, file: string, copies: number, pgUrl: string | undefined): Promise<ScaleFigures> {
   const env: NodeJS.ProcessEnv = { ...process.env, REFINERY_TEST_DATABASE: dialect };
   if (pgUrl) env.REFINERY_TEST_PG_URL = pgUrl;
-  const args = ["--expose-gc", "--max-old-space-size=12288", "--import", "tsx", self, "--child", file, String(copies), "--rounds", option("rounds", "3"), ...(SQL_ONLY ? ["--sql-only"] : []), ...(SQL_COPY ? ["--sql-copy"] : []), ...(IMPORT_ONLY ? ["--import-only"] : []), ...(option("keep-db", "") ? ["--keep-db", option("keep-db", "")] : [])];
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, args, { cwd: benchRoot, env, stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    proc.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-    proc.on("error", reject);
-    proc.on("close", (code) => {
-      const line = out.trim().split("\n").at(-1);
-      if (code !== 0 || !line) return reject(new Error(`${dialect} ×${copies} failed (exit ${code})`));
-      resolve(JSON.parse(line) as ScaleFigures);
-    });
-  });
+  const args = ["--child", file, String(copies), "--rounds", option("rounds", "3"), ...(SQL_ONLY ? ["--sql-only"] : []), ...(SQL_COPY ? ["--sql-copy"] : []), ...(IMPORT_ONLY ? ["--import-only"] : []), ...(option("keep-db", "") ? ["--keep-db", option("keep-db", "")] : [])];
+  return runJsonChild(self, args, `${dialect} ×${copies}`, env);
 }
 
 // CPU seconds beside wall time: on a shared machine the wall time also measures the others.

@@ -9,10 +9,9 @@
  *
  *   scripts/with-postgres.sh npx tsx scripts/bench-sql-runs.ts [--copies 4] [--runs 8]
  */
-import { spawn } from "node:child_process";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import { benchRoot, percentile, replicateFb15k } from "./bench-helpers";
+import { percentile, replicateFb15k, runJsonChild } from "./bench-helpers";
 import { sqlBenchQuestions } from "./bench-sql-retrieval";
 
 const self = fileURLToPath(import.meta.url);
@@ -106,18 +105,7 @@ async function child(mode: "sql" | "memory", name: string, runs: number): Promis
 }
 
 function runChild(mode: string, name: string, runs: number): Promise<ModeFigures> {
-  const args = ["--expose-gc", "--max-old-space-size=12288", "--import", "tsx", self, "--child", mode, name, String(runs)];
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, args, { cwd: benchRoot, env: process.env, stdio: ["ignore", "pipe", "inherit"] });
-    let out = "";
-    proc.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-    proc.on("error", reject);
-    proc.on("close", (code) => {
-      const line = out.trim().split("\n").at(-1);
-      if (code !== 0 || !line) reject(new Error(`${mode} exited with ${code}`));
-      else resolve(JSON.parse(line) as ModeFigures);
-    });
-  });
+  return runJsonChild(self, ["--child", mode, name, String(runs)], mode);
 }
 
 async function main(): Promise<void> {

@@ -177,15 +177,7 @@ export function* trainEmbeddings(ix: RulesIndex, limits: EmbeddingLimits): Gener
   const train = (s: number, r: number, count: number): void => {
     const sb = s * 2 * k;
     const rb = r * 2 * k;
-    // score(o) = Re(<s∘r, conj(o)>) with (s∘r) = (sr·rr − si·ri) + i(sr·ri + si·rr)
-    for (let i = 0; i < k; i++) {
-      const a = ent[sb + i] as number;
-      const b = ent[sb + k + i] as number;
-      const c = rel[rb + i] as number;
-      const d = rel[rb + k + i] as number;
-      sr[i] = a * c - b * d;
-      sr[k + i] = a * d + b * c;
-    }
+    subjectTimesRelation(ent, rel, k, s, r, sr);
     gsr.fill(0);
     for (let t = 0; t < count; t++) {
       const o = targets[t] as number;
@@ -304,6 +296,24 @@ export function* trainEmbeddings(ix: RulesIndex, limits: EmbeddingLimits): Gener
 }
 
 /**
+ * s∘r into `out` (real parts, then imaginary): score(o) = Re(<s∘r, conj(o)>) with
+ * s∘r = (sr·rr − si·ri) + i(sr·ri + si·rr).
+ */
+function subjectTimesRelation(ent: Float32Array, rel: Float32Array, k: number, s: number, r: number, out: Float64Array): Float64Array {
+  const sb = s * 2 * k;
+  const rb = r * 2 * k;
+  for (let i = 0; i < k; i++) {
+    const a = ent[sb + i] as number;
+    const b = ent[sb + k + i] as number;
+    const c = rel[rb + i] as number;
+    const d = rel[rb + k + i] as number;
+    out[i] = a * c - b * d;
+    out[k + i] = a * d + b * c;
+  }
+  return out;
+}
+
+/**
  * Filtered rank percentiles of several objects for one subject and relation from one pass over
  * the relation's objects: the same figure `rankOf` gives each of them (s and the subject's known
  * objects are no competitors; an object is not its own competitor).
@@ -312,17 +322,7 @@ function ranksAmong(ix: RulesIndex, model: EmbeddingModel, s: number, r: number,
   const k = model.dim;
   const ent = model.entity;
   const rel = model.relation;
-  const sb = s * 2 * k;
-  const rb = r * 2 * k;
-  const sr = new Float64Array(2 * k);
-  for (let i = 0; i < k; i++) {
-    const a = ent[sb + i] as number;
-    const b = ent[sb + k + i] as number;
-    const c = rel[rb + i] as number;
-    const d = rel[rb + k + i] as number;
-    sr[i] = a * c - b * d;
-    sr[k + i] = a * d + b * c;
-  }
+  const sr = subjectTimesRelation(ent, rel, k, s, r, new Float64Array(2 * k));
   const dot = (o: number): number => {
     const ob = o * 2 * k;
     let x = 0;

@@ -1,8 +1,8 @@
 /**
  * Which stored graphs are retrieved through SQL (sql-retrieval.ts) instead of in memory:
  * `REFINERY_SQL_RETRIEVAL_EDGES` (default 5,000,000) is the most edges a graph may have and
- * still be loaded whole for retrieval; above it, on PostgreSQL, `refinery query` and MCP
- * `query` read only what the question reaches. 0 turns SQL retrieval off. SQLite graphs are
+ * still be loaded whole for retrieval; above it, on PostgreSQL, `refinery query`, MCP `query`,
+ * runs and asks read only what the question reaches. 0 turns SQL retrieval off. SQLite graphs are
  * always retrieved in memory. Kept apart from sql-retrieval.ts so deciding loads no driver.
  */
 import { AppError } from "../../errors";

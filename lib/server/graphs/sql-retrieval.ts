@@ -252,7 +252,13 @@ const ROW_CACHE_ITEMS = 300_000;
  * still live at $2 (an older version's) from the small index of closed edges.
  */
 function degreeSql(tabled: boolean): string {
-  if (tabled) return `COALESCE((SELECT d."degree" FROM "NodeDegree" d WHERE d."graphId" = n."graphId" AND d."version" = $2 AND d."nodeId" = n."nodeId"), 0)`;
+  // No row: a node with no live edge (rare), or the version's rows deleted by another instance
+  // while this retrieval ran (more than DEGREE_VERSIONS commits since it began): counted, never 0.
+  if (tabled) return `COALESCE((SELECT d."degree" FROM "NodeDegree" d WHERE d."graphId" = n."graphId" AND d."version" = $2 AND d."nodeId" = n."nodeId"), ${countedDegreeSql()})`;
+  return countedDegreeSql();
+}
+
+function countedDegreeSql(): string {
   return ["source", "target"]
     .map(
       (end) => `(SELECT COUNT(*) FROM "Edge" e WHERE e."graphId" = n."graphId" AND e."${end}" = n."nodeId" AND e."validTo" IS NULL AND e."validFrom" <= $2)

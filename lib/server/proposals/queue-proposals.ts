@@ -10,12 +10,11 @@
  * `QueueProposal` is a structural subset of `ProposalDetails`: code that turns proposals into
  * queue rows (components/review/queue-rows.ts) accepts either.
  */
-import type { ApprovalMode, ApprovalPolicy } from "../../auth/approval-policy";
 import type { RefinementAction } from "../../loop/types";
 import type { Confidence } from "../../review/types";
 import type { ProposalPage, FindProposalPageOptions } from "./find-proposal-page";
 import { findProposalPage } from "./find-proposal-page";
-import type { ActionStatus, ProposalDetails, ProposalOrigin } from "./proposals";
+import type { ActionStatus, ProposalDetails } from "./proposals";
 
 /** The compact rows read allows longer pages than full proposals: a page of 500 is ~1.5 MB, not 14. */
 export const MAX_QUEUE_PAGE = 500;
@@ -53,22 +52,10 @@ export interface QueueAction {
   obsoleteReason: string | null;
 }
 
-export interface QueueProposal {
-  id: string;
-  graph: string;
-  runId: string | null;
-  question: string | null;
-  createdAt: string;
-  actions: QueueAction[];
-  submittedById: string | null;
-  submittedByName: string | null;
-  origin: ProposalOrigin;
-  agentName: string | null;
-  agentModel: string | null;
-  startedById: string | null;
-  policy: ApprovalPolicy;
-  approvalMode: ApprovalMode;
-}
+export type QueueProposal = Pick<
+  ProposalDetails,
+  "id" | "graph" | "runId" | "question" | "createdAt" | "submittedById" | "submittedByName" | "origin" | "agentName" | "agentModel" | "startedById" | "policy" | "approvalMode"
+> & { actions: QueueAction[] };
 
 export type QueueProposalPage = Omit<ProposalPage, "proposals"> & { proposals: QueueProposal[] };
 
