@@ -55,5 +55,6 @@ test("the import form shows the server's progress lines while a big import runs"
   await page.getByRole("button", { name: "Import", exact: true }).click();
   // Polled from GET /api/graphs/imports: rows written with the rate, then the index builds and the commit.
   await expect(page.getByTestId("import-progress")).toContainText(/fb15k-progress: (reading|parsed|wrote|[\d,]+ rows written)/, { timeout: 60_000 });
+  await page.screenshot({ path: path.join(here, "artifacts", "import-progress.png") });
   await page.waitForURL(/\/graphs\/fb15k-progress$/, { timeout: 240_000 });
 });
