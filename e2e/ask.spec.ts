@@ -125,7 +125,11 @@ test.describe.serial("ask the graph", () => {
     await page.goto(`/graphs/${GRAPH}/questions`);
     const settings = page.getByTestId("loop-settings");
     await expect(settings.getByLabel(/Keyword query/)).toBeChecked();
-    await settings.getByLabel(/Planned retrieval/).check();
+    // The form may be drawn from the server's HTML before React hydrates it: a click then is
+    // undone by hydration (the radio is controlled), so click again until it holds.
+    await expect(async () => {
+      await settings.getByLabel(/Planned retrieval/).check({ timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
     await expect
       .poll(async () => ((await (await request.get(`/api/graphs/${GRAPH}/loop-settings`)).json()) as { step1Retrieval: string }).step1Retrieval)
       .toBe("graph_rft_plan");
