@@ -13,6 +13,10 @@
  *   npm run eval:review -- --no-embedding  mine without the learned link predictor (embed-graph.ts)
  *   npm run eval:review -- --length3 N  also mine length-3 path rules on N head facts per relation (off by default)
  *   npm run eval:review -- --limits k=v,…  other mining limits (MineLimits), e.g. sameSourceSamples=0 to compare a signal off
+ *   npm run eval:review -- --kbc DIR[,DIR…]  also your own link-prediction split (train.txt, test.txt, optional
+ *                                 valid.txt; one tab-separated triple a line) as a check set: the graph is train.txt,
+ *                                 200 test edges vs the same subject and relation with a random entity
+ *   npm run eval:review -- --only a,b  only these sets (names as printed; a --kbc set is named after its folder)
  *
  * Sets:
  * - countries_S1: the test.txt edges graph.txt lacks vs the same country in a wrong region.
@@ -331,6 +335,43 @@ function rsl(n = 100): EvalSet {
   return { name: "rsl-siege-manager", graph, documents: new Map(), cases, note: "check set: made-up objects are random nodes of the true object's file_type" };
 }
 
+/**
+ * Check set from any link-prediction split outside ../shared/data (`--kbc DIR`): the graph is
+ * train.txt; 200 test.txt edges whose ends are in it vs the same subject and relation with a
+ * random entity — the held-out protocol of issue #10. Filtered: a made-up edge that is a triple
+ * of train, valid or test is drawn again.
+ */
+function kbc(dir: string, n = 200): EvalSet {
+  const random = rng(808);
+  const read = (name: string) => {
+    const file = `${dir}/${name}`;
+    if (!fs.existsSync(file)) return null;
+    const raw = fs.readFileSync(file);
+    return (name.endsWith(".gz") ? zlib.gunzipSync(raw) : raw).toString("utf8");
+  };
+  const split = (name: string) => read(`${name}.txt`) ?? read(`${name}.tsv`) ?? read(`${name}.tsv.gz`);
+  const trainText = split("train");
+  const testText = split("test");
+  if (trainText === null || testText === null) throw new Error(`--kbc ${dir}: needs train.txt and test.txt (or .tsv / .tsv.gz)`);
+  const graph = parseTriples(trainText, { source: "train.txt" });
+  const test = parseTripleLines(testText, "test.txt").filter((t) => graph.nodes.has(t.subject) && graph.nodes.has(t.object) && t.subject !== t.object);
+  const tripleKey = (s: string, r: string, o: string) => `${s}\t${r}\t${o}`;
+  const known = new Set<string>();
+  for (const t of [...test, ...parseTripleLines(split("valid") ?? "", "valid.txt")]) known.add(tripleKey(t.subject, t.relation, t.object));
+  const ids = [...graph.nodes.keys()];
+  const cases: EvalCase[] = [];
+  for (const t of sample(test, n, random)) {
+    let o = pick(ids, random);
+    let tries = 0;
+    while (tries++ < 1000 && (o === t.subject || hasEdge(graph, t.subject, t.relation, o) || known.has(tripleKey(t.subject, t.relation, o)))) o = pick(ids, random);
+    if (tries >= 1000) continue;
+    cases.push({ action: ins(t.subject, t.relation, t.object), truth: true });
+    cases.push({ action: ins(t.subject, t.relation, o), truth: false });
+  }
+  const name = dir.replace(/\/+$/, "").split("/").pop() ?? dir;
+  return { name, graph, documents: new Map(), cases, note: `check set from --kbc ${name}: made-up objects are random entities (filtered against train, valid and test)` };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Scoring
 
@@ -526,6 +567,13 @@ function main(): void {
     ["metaqa", () => metaqa()],
     ["rsl-siege-manager", () => rsl()],
   ];
+  const kbcDirs = (args.includes("--kbc") ? (args[args.indexOf("--kbc") + 1] ?? "") : "").split(",").filter(Boolean);
+  const kbcNames = new Set<string>();
+  for (const dir of kbcDirs) {
+    const name = dir.replace(/\/+$/, "").split("/").pop() ?? dir;
+    kbcNames.add(name);
+    builders.push([name, () => kbc(dir)]);
+  }
   const checks = new Map<string, Scored[]>();
   const results = new Map<string, Scored[]>();
   const diagnostics = new Map<string, Scored[]>();
@@ -543,7 +591,7 @@ function main(): void {
     printSet(set.name, rows, show);
     if (set.note) console.log(`(${set.note})`);
     console.log(`(rules mined in ${(mined / 1000).toFixed(1)} s, CPU ${((minedCpu.user + minedCpu.system) / 1e6).toFixed(1)} s; ${rows.length} reviews in ${((performance.now() - t1) / 1000).toFixed(1)} s)`);
-    if (CHECK_SETS.has(set.name)) checks.set(set.name, rows);
+    if (CHECK_SETS.has(set.name) || kbcNames.has(set.name)) checks.set(set.name, rows);
     else if (!DIAGNOSTIC_SETS.has(set.name)) results.set(set.name, rows);
     else diagnostics.set(set.name, rows);
   }
