@@ -58,3 +58,18 @@ test("the import form shows the server's progress lines while a big import runs"
   await page.screenshot({ path: path.join(here, "artifacts", "import-progress.png") });
   await page.waitForURL(/\/graphs\/fb15k-progress$/, { timeout: 240_000 });
 });
+
+test("the upload form streams a gzipped triple file and shows the server's progress lines", async ({ page }) => {
+  // Received to a temporary file as it arrives, then imported as a path import is: gunzipped and
+  // parsed in the worker, progress polled from GET /api/graphs/imports from the first byte.
+  const fb15k = path.resolve(here, "..", "..", "shared", "data", "fb15k237", "train.tsv.gz");
+  await page.goto("/");
+  await page.getByRole("tab", { name: "Upload a file" }).click();
+  await page.getByLabel("File", { exact: true }).setInputFiles(fb15k);
+  await page.getByLabel("Name", { exact: true }).fill("fb15k-upload");
+  await page.getByRole("button", { name: "Upload and import" }).click();
+  await expect(page.getByTestId("import-progress")).toContainText(/fb15k-upload: (receiving the upload|received|streaming train\.tsv\.gz|wrote|[\d,]+ rows written)/, { timeout: 60_000 });
+  await page.screenshot({ path: path.join(here, "artifacts", "upload-progress.png") });
+  await page.waitForURL(/\/graphs\/fb15k-upload$/, { timeout: 240_000 });
+  await expect(page.getByTestId("stat-nodes")).toHaveText("14,505");
+});

@@ -29,14 +29,16 @@ export interface UploadGraphInput {
 
 export function uploadGraph(input: UploadGraphInput): Promise<ImportReport> {
   const form = new FormData();
+  // The small fields first: the server reads the body as it arrives, so it knows the graph's
+  // name (its progress line) and the format (the size limit) before the file's bytes.
+  if (input.name) form.set("name", input.name);
+  if (input.format) form.set("format", input.format);
   if (input.folder) {
     for (const f of input.folder) {
       form.append("files", f.file);
       form.append("paths", f.path);
     }
   } else if (input.file) form.set("file", input.file);
-  if (input.name) form.set("name", input.name);
-  if (input.format) form.set("format", input.format);
   return fetchJson<ImportReport>("/api/graphs/upload", { method: "POST", body: form });
 }
 

@@ -5,7 +5,7 @@ import { useImportsInProgress } from "../api/import-graph";
 /**
  * While an import of this page is pending: the server's progress lines for the imports running
  * now (rows written and the rate, then each index build and the commit), polled every second.
- * An upload shows nothing here until its bytes have arrived and the server has started it.
+ * An upload shows from its first byte: the bytes received so far, then the import's own lines.
  */
 export function ImportProgressLines({ active, name }: { active: boolean; name?: string }) {
   const { data, dataUpdatedAt } = useImportsInProgress(active);

@@ -9,7 +9,11 @@ import { Spinner } from "../ui/states";
 import { ImportFeedback } from "./import-feedback";
 import { ImportProgressLines } from "./import-progress";
 
-/** Same limits as the server (lib/server/upload); checked here too so a huge upload fails before it is sent. */
+/**
+ * Same limits as the server (lib/server/graphs/upload/receive-upload.ts), checked here too so a
+ * huge upload fails before it is sent: graphify JSON and projects up to 512 MiB; a triple file
+ * has no limit (the server streams it to disk and imports it as it reads).
+ */
 const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 const MAX_FOLDER_FILES = 20_000;
 /** Folders no graph points into: left out of a folder upload (they can be huge). */
@@ -24,6 +28,14 @@ function mib(bytes: number): string {
 /** A graph file alone carries no source text: say what that costs before it is sent. */
 function isGraphFileAlone(choice: Choice): boolean {
   return choice.kind === "file" && /\.json$/i.test(choice.file.name);
+}
+
+/** Would the server limit this upload's size (graphify JSON, a .zip, a folder), as receive-upload.ts decides? */
+function isLimited(choice: Choice, format: FormDataEntryValue | null): boolean {
+  if (choice.kind !== "file") return true;
+  if (/\.zip$/i.test(choice.file.name)) return true;
+  if (format === "triples") return false;
+  return format === "graphify" || /\.json$/i.test(choice.file.name);
 }
 
 export function ImportUploadForm() {
@@ -53,9 +65,11 @@ export function ImportUploadForm() {
       setProblem(new Error("Choose a file, a .zip or a folder to upload."));
       return;
     }
+    const form = new FormData(event.currentTarget);
+    const format = form.get("format");
     const bytes = choice.kind === "file" ? choice.file.size : choice.files.reduce((n, f) => n + f.file.size, 0);
-    if (bytes > MAX_UPLOAD_BYTES) {
-      setProblem(new Error(`${mib(bytes)} is over the 512 MiB upload limit: import it from a path on the server instead`));
+    if (bytes > MAX_UPLOAD_BYTES && isLimited(choice, format)) {
+      setProblem(new Error(`${mib(bytes)} is over the 512 MiB upload limit for graphify JSON and projects: triple files have no limit, or import it from a path on the server`));
       return;
     }
     if (choice.kind === "folder" && choice.files.length > MAX_FOLDER_FILES) {
@@ -63,9 +77,7 @@ export function ImportUploadForm() {
       return;
     }
     setProblem(null);
-    const form = new FormData(event.currentTarget);
     const name = form.get("name");
-    const format = form.get("format");
     const input: UploadGraphInput = {
       ...(choice.kind === "file" ? { file: choice.file } : { folder: choice.files }),
       name: typeof name === "string" && name.trim() !== "" ? name.trim() : undefined,
@@ -84,7 +96,8 @@ export function ImportUploadForm() {
         <input id="upload-file" name="file" type="file" accept=".json,.txt,.tsv,.csv,.zip" onChange={onFile} />
         <p className="hint">
           A graphify project as a <code>.zip</code> (graph.json with the source files it was built from), a graph.json
-          alone, or a triple file (one <code>subject|relation|object</code> or tab-separated triple per line). Up to 512 MiB.
+          alone, or a triple file (one <code>subject|relation|object</code> or tab-separated triple per line, <code>.gz</code> ok). Triple
+          files of any size are streamed; graph.json and projects up to 512 MiB.
         </p>
       </div>
       <div className="field field--wide">

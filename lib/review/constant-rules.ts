@@ -30,7 +30,7 @@
  */
 import type { KnowledgeGraph, Triple } from "../graph/model";
 import type { RulesIndex } from "./rules-index";
-import { atomRange, flip, hasEntry, stride, tripleOf } from "./rules-index";
+import { atomRange, flip, graphEnd, hasEntry, stride, tripleOf } from "./rules-index";
 
 /** Per relation: the best constant-rule confidences of held-out facts, both ascending. */
 export interface ConstantRuleModel {
@@ -125,7 +125,7 @@ export function bestConstantRule(ix: RulesIndex, s: number, r: number, o: number
     mark.stamp[v] = 0;
     work += nX;
     const lo = ix.off[v] as number;
-    const hi = ix.off[v + 1] as number;
+    const hi = graphEnd(ix, v); // "has a namesake" is no body: the index's own link is a path-rule atom only
     for (let j = lo; j < hi && work < MAX_WORK; j++) {
       const a = ix.atom[j] as number;
       const d = ix.nbr[j] as number;

@@ -126,7 +126,8 @@ export function* trainEmbeddings(ix: RulesIndex, limits: EmbeddingLimits): Gener
   const trO: number[] = [];
   let heldOutFacts = 0;
   for (let r = 0; r < R; r++) {
-    const S = ix.factS[r] as Int32Array;
+    // The index's "same name" links are path-rule atoms only (rules-index.ts), not facts to learn.
+    const S = r === ix.sameName ? new Int32Array(0) : (ix.factS[r] as Int32Array);
     const O = ix.factO[r] as Int32Array;
     const h = Math.min(limits.heldOut, Math.floor(S.length / 10));
     const picked = h >= MIN_MEASURED ? stride(S.length, h) : [];
@@ -150,7 +151,10 @@ export function* trainEmbeddings(ix: RulesIndex, limits: EmbeddingLimits): Gener
   const rel = new Float32Array(R * 2 * k);
   const scale = 1 / Math.sqrt(k);
   for (let i = 0; i < ent.length; i++) ent[i] = (random() * 2 - 1) * scale;
-  for (let i = 0; i < rel.length; i++) rel[i] = (random() * 2 - 1) * scale;
+  // The "same name" relation (last, never trained) keeps a zero vector, so the draws for every
+  // other parameter are the ones a graph without namesakes gets.
+  const trainedRel = (ix.sameName >= 0 ? ix.sameName : R) * 2 * k;
+  for (let i = 0; i < trainedRel; i++) rel[i] = (random() * 2 - 1) * scale;
   yield 0;
   const accE = new Float64Array(n).fill(1e-6);
   const accR = new Float64Array(R).fill(1e-6);

@@ -5,6 +5,8 @@ import type { KnowledgeGraph, Triple } from "../graph/model";
 import { parseTripleLines, parseTriples } from "../import/parse-triples";
 import { dataPath, readData } from "../test/data";
 import { graphFromGraphifyDocument } from "../import/parse-graphify";
+import type { RefinementAction } from "../loop/types";
+import { reviewActions } from "./review-actions";
 import {
   createGraphRulesMiner,
   functionalConflict,
@@ -27,6 +29,8 @@ function expectStoredPath(graph: KnowledgeGraph, path: Triple[], from: string, t
   }
   expect(at).toBe(to);
 }
+
+const ins = (subject: string, relation: string, object: string): RefinementAction => ({ type: "insert_edge", subject, relation, object });
 
 /** Deterministic pseudo-random picks for made-up objects. */
 function picker(seed: number): (n: number) => number {
@@ -308,7 +312,9 @@ describe("MetaQA (WikiMovies): a third graph, other relations", () => {
   let rules: MinedGraphRules;
   beforeAll(() => {
     // The file is grouped by film: its first 40k lines are whole films with all their edges.
-    graph = parseTriples(readData("metaqa", "kb.txt").split("\n").slice(0, 40_000).join("\n"));
+    // One cast edge removed, to be proposed again (the same-name rule below).
+    const lines = readData("metaqa", "kb.txt").split("\n").slice(0, 40_000);
+    graph = parseTriples(lines.filter((l) => l !== "Chopper|starred_actors|Eric Bana").join("\n"));
     rules = mineGraphRules({ graph });
   }, 180_000);
 
@@ -334,6 +340,27 @@ describe("MetaQA (WikiMovies): a third graph, other relations", () => {
     const wrong = relationSignatureFit({ rules, graph, subject: e.source, relation: "release_year", object: otherFilm });
     expect(wrong.fits).toBe(false);
     expect(wrong.object?.likelihoodRatio).toBeLessThan(0.2);
+  });
+
+  it("a tag that is an actor's name: has_tags(x,z) ∧ same name(z,y) ⇒ starred_actors(x,y) is mined, measured and fires", () => {
+    // Chopper is tagged "eric bana"; its cast edge to Eric Bana was removed: two nodes, one name (case aside).
+    const rule = rules.rulesByHead.get("starred actors")?.find((r) => r.text === "has_tags(x,z) ∧ same name(z,y) ⇒ starred_actors(x,y)");
+    expect(rule?.confidence).toBeGreaterThan(0.1);
+    expect(rule?.support).toBeGreaterThan(100);
+    const p = predictEdge({ rules, graph, subject: "Chopper", relation: "starred_actors", object: "Eric Bana" });
+    const firing = p.firing.find((f) => f.rule.text === rule?.text);
+    expect(firing?.paths[0]?.map((t) => [t.subject, t.relation, t.object])).toEqual([
+      ["Chopper", "has_tags", "eric bana"],
+      ["eric bana", "same name", "Eric Bana"],
+    ]);
+    // The link is the index's own, never a relation of the graph, and a made-up cast member gets nothing from it.
+    expect([...graph.edges.values()].some((e) => e.relation === "same name")).toBe(false);
+    expect(predictEdge({ rules, graph, subject: "Chopper", relation: "starred_actors", object: "Jason Statham" }).firing.some((f) => f.rule.text === rule?.text)).toBe(false);
+    // Reviewed: the measured rule speaks for the removed edge; the made-up cast member stays LOW.
+    const [bana, statham] = reviewActions({ graph, actions: [ins("Chopper", "starred_actors", "Eric Bana"), ins("Chopper", "starred_actors", "Jason Statham")], documents: new Map(), rules });
+    expect(bana?.confidence).not.toBe("LOW");
+    expect(bana?.signals?.find((x) => x.kind === "rule" && x.positive)?.summary).toMatch(/best has_tags\(x,z\) ∧ same name\(z,y\) ⇒ starred_actors\(x,y\) \(confidence 0\.\d\d; \d+% of \d+ held-out true starred_actors facts have a best rule about this confident, \d+% of \d+ random objects: ×\d+/);
+    expect(statham?.confidence).toBe("LOW");
   });
 
   it("writer-directors: written_by(x,y) ⇒ directed_by(x,y) is mined with a measured confidence", () => {
@@ -362,6 +389,16 @@ describe("same source file (graphify rsl-siege-manager: a file's `contains` edge
     expect((stats?.trueSame ?? 0) / (stats?.trueSamples ?? 1)).toBeGreaterThan(0.5);
     expect((stats?.otherSame ?? 0) / (stats?.otherSamples ?? 1)).toBeLessThan(0.1);
     expect(p?.bound.lower).toBeGreaterThanOrEqual(2);
+  });
+
+  it("a relation with few measured facts weighs its path rules against several random objects per fact", () => {
+    // One random object per fact left a small relation's rules weighed against a few dozen random
+    // objects (and fewer on a dense graph, where most draws are already linked to the subject).
+    const few = [...rules.ruleStats.values()].filter((st) => st.rules > 0 && st.sampledFacts >= 10 && st.sampledFacts < 100);
+    expect(few.length).toBeGreaterThan(0);
+    for (const st of few) expect(st.randomSamples, st.relation).toBeGreaterThan(3 * st.sampledFacts);
+    const many = [...rules.ruleStats.values()].filter((st) => st.rules > 0 && st.sampledFacts >= 100);
+    for (const st of many) expect(st.randomSamples, st.relation).toBeLessThanOrEqual(st.sampledFacts);
   });
 
   it("says nothing for a node of another file, for a relation that crosses files, or on a graph without source files", () => {

@@ -18,7 +18,8 @@
  *       `relationStats` says how often rules fire for true edges of this relation vs random
  *       objects (measured at mining, leave-one-out), so "no rule fires" can be weighed;
  *       `likelihoodRatio` is P(outcome | true) / P(outcome | random) for this outcome (a rule this
- *       confident fires / none fires), measured on the same samples.
+ *       confident fires / none fires), measured on the same samples; `band` is the density
+ *       ratio of the band of confidences the best firing rule falls in (what the review weighs).
  *       Paths are read from the mined index (parallel copies merged; labels from `graph`).
  *   predictByNeighbours({ rules, graph, subject, relation, object, excludeEdgeKeys?, maxShared? }): NeighbourPrediction
  *       Link prediction from the graph's structure, hubs discounted (Adamic–Adar): the neighbours
@@ -72,8 +73,10 @@
  *   fires without the fact itself, measured on facts the rules were not found on (another
  *   stride; a fact that was also sampled counts a rule only if the rule keeps minSupport
  *   without it), `randomFireRate` = the same for the fact's subject with a random node as
- *   object (seeded, deterministic), and the best firing confidence of each. Their ratio is what
- *   "a rule fires" or "no rule fires" is worth on this graph — measured, not a constant.
+ *   object (seeded, deterministic; several per fact for a relation with few facts), and the
+ *   best firing confidence of each. "No rule fires" is worth the ratio of the two misses; a
+ *   firing rule the ratio of its band of best confidences (isotonic bands), not the average
+ *   "some rule fires", which on a dense graph lends a weak rule the strong rules' worth.
  *   Length-3 rules are measured where no shorter rule fires (`longRecall` vs `longOtherRate`,
  *   the latter against another fact's object of the relation), since that is where they speak.
  * - Signatures: a node's features are its file_type and the (relation, direction) pairs it takes
@@ -97,7 +100,7 @@ import type { ConstantRuleModel, RatioBand } from "./constant-rules";
 import { bandOf, mineConstantModels, ratioBands } from "./constant-rules";
 import type { EmbeddingModel } from "./embed-graph";
 import { DEFAULT_EMBEDDING_LIMITS, trainEmbeddings } from "./embed-graph";
-import { atomRange, buildIndex, flip, hasEntry, rng, stride, tripleOf } from "./rules-index";
+import { atomRange, buildIndex, flip, graphEnd, hasEntry, rng, stride, tripleOf } from "./rules-index";
 import type { MeasuredRatio } from "./measured-ratio";
 import { measuredRatio } from "./measured-ratio";
 
@@ -257,6 +260,14 @@ export interface EdgePrediction {
    * `best`", or "no rule fires". 1 when the relation has no rules.
    */
   likelihoodRatio: number;
+  /**
+   * The density ratio of the band of best confidences (rules of length ≤ 2) this prediction falls
+   * in: true facts against the same subjects with a random node, measured at mining, the bands cut
+   * by isotonic regression (`overlapRatio`). Unlike "some rule fires" (ruleRecall / randomFireRate)
+   * it reads which rule fires: on a dense graph a weak rule fires for random objects as often as
+   * for true ones. null when the relation has no measured rules.
+   */
+  band: { trueShare: number; randomShare: number; likelihoodRatio: number; trueSamples: number; randomSamples: number } | null;
   /** null when the relation is not in the mined graph. */
   relationStats: RelationRuleStats | null;
   summary: string;
@@ -608,12 +619,19 @@ export function predictEdge({
     };
     likelihoodRatio = share(relationStats.bestConfidenceTrue) / share(relationStats.bestConfidenceRandom);
   }
+  let band: EdgePrediction["band"] = null;
+  if (relationStats && headRules.length > 0 && relationStats.bestConfidenceTrue.length > 0 && relationStats.bestConfidenceRandom.length > 0) {
+    const shortBest = firing.find((f) => f.rule.body.length <= 2)?.rule.confidence ?? 0;
+    const m = overlapRatio(relationStats.bestConfidenceTrue, relationStats.bestConfidenceRandom, shortBest);
+    band = { ...m, trueSamples: relationStats.bestConfidenceTrue.length, randomSamples: relationStats.bestConfidenceRandom.length };
+  }
   return {
     relation: name,
     firing,
     best,
     noisyOr,
     likelihoodRatio,
+    band,
     relationStats,
     summary: predictionSummary(name, firing, relationStats, headRules.length),
   };
@@ -1151,6 +1169,13 @@ function chainNeighbours(ix: RulesIndex, y: number, scratch: Scratch): number {
   return epoch;
 }
 
+/** Draws per measured fact before its random object counts as unavailable (linked to the subject). */
+const RANDOM_OBJECT_TRIES = 8;
+/** A relation with fewer measured facts than this… */
+const FEW_MEASURED_FACTS = 100;
+/** …gets this many random objects per fact, so its rules are weighed against enough of them. */
+const RANDOM_OBJECTS_FEW = 4;
+
 function* mineRelationRules(
   ix: RulesIndex,
   r: number,
@@ -1265,6 +1290,8 @@ function* mineRelationRules(
     return 0;
   };
   const longCount = isLong.filter(Boolean).length;
+  const randomPerFact = measured.length < FEW_MEASURED_FACTS ? RANDOM_OBJECTS_FEW : 1;
+  const extraRandom = rng(limits.seed + 11 * r + 0x5bd1e995);
   const longRandom = rng(limits.seed + 7 * r + 0x3c6ef372);
   // Length-3 rules speak only where no shorter rule fires, so they are measured there: among
   // the true facts no shorter rule predicts, and among other objects of the relation (another
@@ -1295,8 +1322,16 @@ function* mineRelationRules(
       }
       if (t % 10 === 9) yield 0;
     }
-    if (other === x || hasEntry(ix, x, headAtom, other)) continue;
-    bestRandom.push(bestOf(x, other, false));
+    // The random object must be one x is not linked to by r. On a small dense graph (nations:
+    // 14 nodes) most first draws are linked, and one draw per fact left 12–40 random objects
+    // per relation to weigh the rules by: retried, and where a relation has few measured facts,
+    // several per fact (their own generator, so the shared stream is drawn as before).
+    for (let k = 0; k < randomPerFact; k++) {
+      let o = k === 0 ? other : Math.floor(extraRandom() * ix.n);
+      for (let tries = 1; (o === x || hasEntry(ix, x, headAtom, o)) && tries < RANDOM_OBJECT_TRIES; tries++) o = Math.floor(extraRandom() * ix.n);
+      if (o === x || hasEntry(ix, x, headAtom, o)) continue;
+      bestRandom.push(bestOf(x, o, false));
+    }
   }
   bestTrue.sort((a, b) => a - b);
   bestRandom.sort((a, b) => a - b);
@@ -1325,7 +1360,7 @@ function* mineRelationRules(
   };
 }
 
-const degreeOf = (ix: RulesIndex, u: number): number => (ix.off[u + 1] as number) - (ix.off[u] as number);
+const degreeOf = (ix: RulesIndex, u: number): number => graphEnd(ix, u) - (ix.off[u] as number);
 
 /** x values sampled per length-3 rule to measure its confidence. */
 const LENGTH3_BODY_SAMPLES = 30;
@@ -1498,7 +1533,9 @@ function similarityScratch(ix: RulesIndex): SimilarityScratch {
 function similarity(ix: RulesIndex, x: number, y: number, sim: SimilarityScratch, maxWork: number, excluded: Set<string> | null): SimilarityScratch {
   const epoch = ++sim.epoch;
   const lo = ix.off[x] as number;
-  const hi = ix.off[x + 1] as number;
+  // The index's "same name" links are path-rule bodies only (rules-index.ts): a node and its
+  // namesake are one thing named twice, not two neighbours.
+  const hi = graphEnd(ix, x);
   const order: number[] = [];
   for (let i = lo; i < hi; i++) {
     const f = ix.nbr[i] as number;
@@ -1506,19 +1543,22 @@ function similarity(ix: RulesIndex, x: number, y: number, sim: SimilarityScratch
     if (excluded?.has(factKey(x, ix.atom[i] as number, f))) continue;
     order.push(i);
   }
-  order.sort((a, b) => degreeOf(ix, ix.nbr[a] as number) - degreeOf(ix, ix.nbr[b] as number) || a - b);
+  // Degrees read once per entry (graphEnd is a binary search when the index has namesakes).
+  const degreeAt = new Map<number, number>();
+  for (const i of order) degreeAt.set(i, degreeOf(ix, ix.nbr[i] as number));
+  order.sort((a, b) => (degreeAt.get(a) as number) - (degreeAt.get(b) as number) || a - b);
   const seenF = new Set<number>();
   let work = 0;
   for (const i of order) {
     const f = ix.nbr[i] as number;
     if (seenF.has(f)) continue;
     seenF.add(f);
-    const d = degreeOf(ix, f);
+    const d = degreeAt.get(i) as number;
     if (work + d > maxWork) break;
     work += d;
     const w = 1 / Math.log(1 + d);
     const walk = ++sim.walk;
-    for (let j = ix.off[f] as number; j < (ix.off[f + 1] as number); j++) {
+    for (let j = ix.off[f] as number, end = graphEnd(ix, f); j < end; j++) {
       const z = ix.nbr[j] as number;
       if (z === x || z === y) continue;
       if (excluded?.has(factKey(f, ix.atom[j] as number, z))) continue;
@@ -1543,12 +1583,15 @@ function similarity(ix: RulesIndex, x: number, y: number, sim: SimilarityScratch
  */
 function joinShared(ix: RulesIndex, x: number, y: number, scratch: Scratch, maxJoin: number, visit: (z: number, a1: number, a2: number) => void): void {
   const epoch = chainNeighbours(ix, y, scratch);
+  const sn = ix.sameName;
   let joined = 0;
   for (let i = ix.off[x] as number; i < (ix.off[x + 1] as number) && joined < maxJoin; i++) {
     const z = ix.nbr[i] as number;
     if (z === y || z === x || scratch.stamp[z] !== epoch) continue;
     const a1 = ix.atom[i] as number;
+    if (a1 >> 1 === sn) continue;
     for (let j = scratch.head[z] as number; j >= 0; j = scratch.next[j] as number) {
+      if ((ix.atom[j] as number) >> 1 === sn) continue;
       visit(z, a1, flip(ix.atom[j] as number));
       joined++;
     }
@@ -1728,7 +1771,7 @@ interface Base {
 function featuresOf(ix: RulesIndex, u: number, ownAtom: number): Int32Array {
   const out: number[] = [];
   const lo = ix.off[u] as number;
-  const hi = ix.off[u + 1] as number;
+  const hi = graphEnd(ix, u); // a namesake is no kind
   for (let j = lo; j < hi; j++) {
     const a = ix.atom[j] as number;
     if (j > lo && ix.atom[j - 1] === a) continue;

@@ -645,6 +645,30 @@ describe("issue #10: labels from the plausibility score", () => {
       expect(r?.score).toBeLessThan(0.2);
     });
 
+    it("a weak rule that fires for random objects as often as for true facts is no evidence (the band of its confidence is measured)", () => {
+      // Afghanistan and Armenia share neighbours' neighbours, so neighborOf(x,z) ∧ neighborOf(z,y)
+      // fires (confidence 0.30); some rule fires for 100% of true neighborOf facts and 14% of
+      // random objects, and that average read ×6 (+1.47, positive). But a true neighbour almost
+      // always has a stronger rule (the reverse edge): a best rule this weak is 1% of true facts
+      // and 5% of random objects, ×0.2, against.
+      const [r] = record(reviewActions({ graph, actions: [ins("afghanistan", "neighborOf", "armenia")], documents: new Map(), rules }));
+      const rule = r?.signals?.find((x) => x.kind === "rule");
+      expect(rule?.summary).toMatch(/best neighborOf\(x,z\) ∧ neighborOf\(z,y\) ⇒ neighborOf\(x,y\) \(confidence 0\.30; \d+% of \d+ held-out true neighborOf facts have a best rule about this confident, \d+% of \d+ random objects: ×0\.\d/);
+      expect(rule?.contribution).toBeLessThan(0);
+      expect(rule?.positive).toBeUndefined();
+      expect(r?.confidence).toBe("LOW");
+      // Same region only (confidence 0.05): 0% of true facts have nothing better, 9% of random
+      // objects: strongly against (it was +1.02 and positive).
+      const [brunei] = record(reviewActions({ graph, actions: [ins("afghanistan", "neighborOf", "brunei")], documents: new Map(), rules }));
+      expect(brunei?.confidence).toBe("LOW");
+      expect(brunei?.signals?.find((x) => x.kind === "rule")?.contribution).toBeLessThan(-2);
+      // graph.txt stores cyprus neighborOf united_kingdom only: the reverse reads the band of the
+      // symmetric rule (confidence 0.95, 99% of true facts, 0% of random objects).
+      const [uk] = record(reviewActions({ graph, actions: [ins("united_kingdom", "neighborOf", "cyprus")], documents: new Map(), rules }));
+      expect(uk?.confidence).toBe("HIGH");
+      expect(uk?.signals?.find((x) => x.kind === "rule")).toMatchObject({ positive: true, strong: true });
+    });
+
     it("while rules are still being mined (rules: null) the review says so and nothing predicts the edge", () => {
       const [r] = reviewActions({ graph, actions: [ins("eritrea", "locatedIn", "africa")], documents: new Map(), rules: null });
       expect(r?.confidence).toBe("LOW");

@@ -715,9 +715,15 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
   const long = longFiring[0];
   let longSpoke = false;
   if (top) {
-    const lr = stats ? (stats.ruleRecall + eps) / (stats.randomFireRate + eps) : 1 + 10 * prediction.best;
-    // A confident rule is worth more than the relation's average firing rule; a weak one less.
-    const weight = Math.log(Math.max(1, lr)) * (0.5 + prediction.best);
+    // What the best firing rule is worth is measured for its band of confidence (true facts
+    // against the same subject with a random node, mine-graph-rules.ts `band`), not as "some rule
+    // fires": on a dense graph (kinship, umls) some weak rule fires for a third of random objects,
+    // and the relation's average ratio (×3.5 for kinship's term15) lent it the strong rules' worth.
+    // A rule no likelier for true facts than for random objects earns nothing; one likelier for
+    // random objects (true facts almost always have a stronger one) counts against.
+    const band = prediction.band;
+    const lr = band ? band.likelihoodRatio : 1 + 10 * prediction.best;
+    const weight = Math.log(lr);
     const path = top.paths[0] ?? [];
     const evidence = rv.cite({
       kind: "path",
@@ -726,9 +732,18 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     });
     // Strong: a rule right at least three times in four, and rules that single out true facts.
     const strong = prediction.best >= STRONG_RULE_CONFIDENCE && lr >= 5;
-    const what = `${prediction.firing.length} mined rule${prediction.firing.length === 1 ? "" : "s"} predict${prediction.firing.length === 1 ? "s" : ""} it, best ${top.rule.text} (confidence ${top.rule.confidence.toFixed(2)}${stats ? `; such rules fire for ${pct(stats.ruleRecall)} of held-out true ${prediction.relation} facts, ${pct(stats.randomFireRate)} of random objects` : ""})`;
-    if (sign === 1) rv.card.add("rule", Math.max(0.3, weight), what, { evidence, positive: weight >= 0.7, strong });
-    else rv.card.add("rule", -Math.max(0.3, weight), `${what}: deleting it goes against the graph's regularities`, { evidence, strong });
+    const measured = band
+      ? `; ${pct(band.trueShare)} of ${band.trueSamples} held-out true ${prediction.relation} facts have a best rule about this confident, ${pct(band.randomShare)} of ${band.randomSamples} random objects: ×${lr.toFixed(1)}` +
+        (stats ? ` (some rule fires for ${pct(stats.ruleRecall)} and ${pct(stats.randomFireRate)})` : "")
+      : "";
+    const what = `${prediction.firing.length} mined rule${prediction.firing.length === 1 ? "" : "s"} predict${prediction.firing.length === 1 ? "s" : ""} it, best ${top.rule.text} (confidence ${top.rule.confidence.toFixed(2)}${measured})`;
+    // For a delete, a weak rule never speaks for deleting: removing a stored fact needs more
+    // than "it looks like a random pair" (only the reverse counts: a rule predicting it).
+    const c = sign === 1 ? weight : Math.max(0, weight);
+    if (Math.abs(c) >= 0.05) {
+      if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: c >= 0.7, strong });
+      else rv.card.add("rule", -c, `${what}: deleting it goes against the graph's regularities`, { evidence, strong });
+    } else rv.reasons.push(`${what}: no likelier for true facts than for random objects, weighs nothing`);
   } else if (stats) {
     if (stats.rules > 0 && stats.ruleRecall >= USUALLY_PREDICTED) {
       const lr = (1 - stats.ruleRecall + eps) / (1 - stats.randomFireRate + eps);

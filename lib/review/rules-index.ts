@@ -5,6 +5,7 @@
  * Shared by mine-graph-rules.ts (path rules, signatures, neighbours) and constant-rules.ts.
  */
 import type { GraphEdge, KnowledgeGraph, Triple } from "../graph/model";
+import { normalizeLabel } from "../graph/normalize";
 import { normalizeRelation } from "./graph-evidence";
 
 /**
@@ -39,6 +40,8 @@ export interface RulesIndex {
   signatureFeatures: { subject: number[]; object: number[] }[];
   /** Shared-neighbour pattern keys (a1 · 2R + a2) by relation number. */
   neighbourPatterns: Set<number>[];
+  /** The relation number of the index's own "same name" links (`SAME_NAME_KEY`), −1 when none; always the last. */
+  sameName: number;
 }
 
 /** Pseudo-random numbers from a seed (mulberry32), so mining is deterministic. */
@@ -132,6 +135,7 @@ export function* buildIndex(graph: KnowledgeGraph): Generator<number, RulesIndex
     }
     if (++edgesSeen % 2_000 === 0) yield edgesSeen / total;
   }
+  addSameNameLinks(graph, ids, numberOf, { keys, keyNumber, spellings, seen, subjects, objects });
   const display = spellings.map((m) => {
     let best = "";
     let count = -1;
@@ -193,7 +197,71 @@ export function* buildIndex(graph: KnowledgeGraph): Generator<number, RulesIndex
     }
     if (u % 2_000 === 1_999) yield 1;
   }
-  return { n, ids, keys, display, factS, factO, off, atom, nbr, sortKey, fileType, fileTypes, sourceFile, sourceFiles, numberOf, keyNumber, rules: [], signatureFeatures: [], neighbourPatterns: [] };
+  const sameName = keyNumber.get(SAME_NAME_KEY) ?? -1;
+  return { n, ids, keys, display, factS, factO, off, atom, nbr, sortKey, fileType, fileTypes, sourceFile, sourceFiles, numberOf, keyNumber, rules: [], signatureFeatures: [], neighbourPatterns: [], sameName };
+}
+
+/**
+ * End of node u's graph entries: its "same name" entries (the last relation, so the end of its
+ * slice) left out. Neighbours, degrees, kinds and the learned model read the graph's own edges.
+ */
+export function graphEnd(ix: RulesIndex, u: number): number {
+  return ix.sameName < 0 ? (ix.off[u + 1] as number) : lowerAtom(ix, u, 2 * ix.sameName);
+}
+
+/**
+ * The index's own relation between distinct nodes whose labels are equal once normalised (case,
+ * accents, spacing): "Ray Romano" the actor and "ray romano" the tag of MetaQA, a film and the
+ * novel of the same title. Not an edge of the graph and never a proposal's relation (no stored
+ * relation normalises to this key); only a body atom, so that what such a pair predicts is mined
+ * and measured like any other path (`has_tags(x,z) ∧ same name(z,y) ⇒ starred_actors(x,y)`), and
+ * a name shared by many nodes (a method name in every file) links none of them.
+ */
+export const SAME_NAME_KEY = "\u0001same name";
+export const SAME_NAME_DISPLAY = "same name";
+/** A normalised label shared by more nodes than this is a common name, not an alias. */
+const SAME_NAME_MAX_GROUP = 3;
+
+function addSameNameLinks(
+  graph: KnowledgeGraph,
+  ids: readonly string[],
+  numberOf: ReadonlyMap<string, number>,
+  rel: { keys: string[]; keyNumber: Map<string, number>; spellings: Map<string, number>[]; seen: Set<number>[]; subjects: number[][]; objects: number[][] },
+): void {
+  // A label seen once keeps its node number, a shared one the list (most labels are unique).
+  const groups = new Map<string, number | number[]>();
+  for (const id of ids) {
+    const raw = graph.nodes.get(id)?.label ?? id;
+    // Printable ASCII needs no Unicode normalisation (the slow part on large graphs); same result.
+    const label = /^[\x20-\x7e]*$/.test(raw) ? raw.toLowerCase().replace(/\s+/g, " ").trim() : normalizeLabel(raw);
+    if (label === "") continue;
+    const u = numberOf.get(id) as number;
+    const g = groups.get(label);
+    if (g === undefined) groups.set(label, u);
+    else if (typeof g === "number") groups.set(label, [g, u]);
+    else g.push(u);
+  }
+  let r = -1;
+  for (const g of groups.values()) {
+    if (typeof g === "number" || g.length > SAME_NAME_MAX_GROUP) continue;
+    if (r < 0) {
+      r = rel.keys.length;
+      rel.keys.push(SAME_NAME_KEY);
+      rel.keyNumber.set(SAME_NAME_KEY, r);
+      rel.spellings.push(new Map([[SAME_NAME_DISPLAY, 1]]));
+      rel.seen.push(new Set());
+      rel.subjects.push([]);
+      rel.objects.push([]);
+    }
+    // Both directions: the relation is symmetric, and one stored direction would split a rule's support in two.
+    for (const a of g) {
+      for (const b of g) {
+        if (a === b) continue;
+        (rel.subjects[r] as number[]).push(a);
+        (rel.objects[r] as number[]).push(b);
+      }
+    }
+  }
 }
 
 /** First entry of node u with atom ≥ a. */

@@ -20,12 +20,15 @@
 import type { Actor } from "../../auth/permissions";
 import { actorLabel } from "../../auth/permissions";
 import { findConflicts } from "../../changes/changeset";
+import type { Plan } from "../../changes/plan-actions";
 import { planActions } from "../../changes/plan-actions";
+import type { KnowledgeGraph } from "../../graph/model";
 import { AppError, isAppError } from "../../errors";
 import { formatAction } from "../../loop/parse-output";
 import { recordAudit } from "../audit";
 import { getDb } from "../db/db";
-import { loadGraph } from "../graphs";
+import { getGraphRecord } from "../graphs";
+import { runOnVersion } from "../graphs/on-version";
 import type { ApplyProposalResult, ProposalActionItem, ProposalDetails } from "../proposals";
 import { applyProposal, getProposal } from "../proposals";
 
@@ -54,49 +57,73 @@ function planMessage(error: AppError): string {
 
 /** Why applying these actions as written would fail, as the error to answer with; null when it would apply. */
 export async function findApplyBlocker(proposal: ProposalDetails, items: readonly ProposalActionItem[]): Promise<AppError | null> {
-  const base = await loadGraph(proposal.graph, proposal.baseVersion);
-  const latest = await loadGraph(proposal.graph);
-  const current = latest.version === base.version ? base : latest;
-  for (const item of items) {
+  const record = await getGraphRecord(proposal.graph);
+  const baseVersion = proposal.baseVersion;
+  const currentVersion = record.currentVersion;
+  // Each version is read once for all items: whole, or over SQL a partial graph of what the
+  // plans read (graphs/on-version.ts). An item that did not parse is never planned.
+  const planned = items.map((item) => ({ item, parsed: !item.review.warnings.some((w) => w.code === "UNPARSEABLE") }));
+  const { result: onBase } = await runOnVersion(proposal.graph, baseVersion, (graph) => planned.map(({ item, parsed }) => (parsed ? planOutcome(graph, item) : null)));
+  const plans = onBase.map((p) => (p && "plan" in p ? p.plan : null));
+  const onCurrent =
+    currentVersion === baseVersion
+      ? null
+      : (
+          await runOnVersion(
+            proposal.graph,
+            currentVersion,
+            (graph) =>
+              planned.map(({ item }, i) => {
+                const plan = plans[i];
+                if (!plan) return null;
+                return { conflicts: findConflicts(graph, plan.changeset), again: planOutcome(graph, item) };
+              }),
+            { changesets: plans.flatMap((p) => (p ? [p.changeset] : [])) },
+          )
+        ).result;
+  for (const [i, item] of items.entries()) {
     // An entry that did not parse is stored as an empty placeholder (submit-proposal.ts): never planned.
-    if (item.review.warnings.some((w) => w.code === "UNPARSEABLE")) return cannotApply(item, "NOT_APPLICABLE", `it did not parse (${item.review.text})`, current.version);
-    let plan;
-    try {
-      plan = planActions({ graph: base.graph, actions: [item.action], edgeKeyPrefix: "check." });
-    } catch (error) {
-      if (!isAppError(error) || error.code !== "INVALID_INPUT") throw error;
-      const cause = /names several nodes/.test(error.message) ? "AMBIGUOUS_NAME" : "NOT_APPLICABLE";
-      return cannotApply(item, cause, planMessage(error), current.version);
+    if (!planned[i]?.parsed) return cannotApply(item, "NOT_APPLICABLE", `it did not parse (${item.review.text})`, currentVersion);
+    const outcome = onBase[i];
+    if (outcome && "refused" in outcome) {
+      if (outcome.refused.code !== "INVALID_INPUT") throw outcome.refused;
+      const cause = /names several nodes/.test(outcome.refused.message) ? "AMBIGUOUS_NAME" : "NOT_APPLICABLE";
+      return cannotApply(item, cause, planMessage(outcome.refused), currentVersion);
     }
-    if (current === base) continue;
-    const conflicts = findConflicts(current.graph, plan.changeset);
+    const plan = plans[i];
+    const current = onCurrent?.[i];
+    if (!plan || !current) continue;
+    const { conflicts, again } = current;
     // Planned again on the current version: a no-op there (or its old node gone while the base
     // plan changes something) means another proposal already made this change.
-    let onCurrent: ReturnType<typeof planActions> | null = null;
-    let goneOnCurrent: string | null = null;
-    try {
-      onCurrent = planActions({ graph: current.graph, actions: [item.action], edgeKeyPrefix: "check." });
-    } catch (error) {
-      if (!isAppError(error)) throw error;
-      const message = planMessage(error);
-      if (/^(no node named|there is no edge)/.test(message)) goneOnCurrent = message;
-    }
+    const onCurrentPlan = "plan" in again ? again.plan : null;
+    const goneOnCurrent = "refused" in again && /^(no node named|there is no edge)/.test(planMessage(again.refused)) ? planMessage(again.refused) : null;
     const baseDoesSomething = plan.actions.some((a) => !a.skipped);
-    if (baseDoesSomething && onCurrent !== null && onCurrent.actions.every((a) => a.skipped)) {
-      return cannotApply(item, "ALREADY_APPLIED", `version ${current.version} already has this change`, current.version);
+    if (baseDoesSomething && onCurrentPlan !== null && onCurrentPlan.actions.every((a) => a.skipped)) {
+      return cannotApply(item, "ALREADY_APPLIED", `version ${currentVersion} already has this change`, currentVersion);
     }
     if (conflicts.length > 0 && goneOnCurrent) {
-      return cannotApply(item, "ALREADY_APPLIED", `version ${current.version} no longer has what it removes or replaces (${goneOnCurrent})`, current.version);
+      return cannotApply(item, "ALREADY_APPLIED", `version ${currentVersion} no longer has what it removes or replaces (${goneOnCurrent})`, currentVersion);
     }
     if (conflicts.length > 0) {
       const first = conflicts
         .slice(0, 3)
         .map((c) => c.message)
         .join("; ");
-      return cannotApply(item, "GRAPH_CHANGED", `the graph changed since version ${proposal.baseVersion} in what it touches (${first})`, current.version);
+      return cannotApply(item, "GRAPH_CHANGED", `the graph changed since version ${proposal.baseVersion} in what it touches (${first})`, currentVersion);
     }
   }
   return null;
+}
+
+/** One action planned alone, or the refusal of a plan that cannot be made (other errors are thrown). */
+function planOutcome(graph: KnowledgeGraph, item: ProposalActionItem): { plan: Plan } | { refused: AppError } {
+  try {
+    return { plan: planActions({ graph, actions: [item.action], edgeKeyPrefix: "check." }) };
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return { refused: error };
+  }
 }
 
 /** The approvals that count for an action now: the commit re-checks that each is still active. */

@@ -5,7 +5,9 @@
  */
 import type { DisplayName } from "../../graph/display-names";
 import { findDisplayName } from "../../graph/display-names";
-import { findDocuments, loadGraph } from "./graph-store";
+import type { KnowledgeGraph } from "../../graph/model";
+import { findDocuments } from "./graph-store";
+import { runOnVersion } from "./on-version";
 
 export type { DisplayName };
 
@@ -16,25 +18,26 @@ export type NodeNames = DisplayName[];
 const MAX_IDS = 2_000;
 
 export async function findNodeNames(options: { graph: string; ids: Iterable<string> }): Promise<NodeNames> {
-  const loaded = await loadGraph(options.graph);
   const ids = [...new Set(options.ids)].slice(0, MAX_IDS);
-  const twinFiles = new Set<string>();
-  // A Map: ids are hostile text ("__proto__" is a key like any other).
-  const names = new Map<string, DisplayName>();
-  for (const id of ids) {
-    const name = findDisplayName({ graph: loaded.graph, id });
-    if (!name) continue;
-    names.set(id, name);
-    const file = loaded.graph.getNode(id)?.sourceFile;
-    if (name.secondary !== null && file) twinFiles.add(file);
-  }
+  const namesOn = (graph: KnowledgeGraph, titleOf?: (docId: string) => string | undefined) => {
+    const twinFiles = new Set<string>();
+    // A Map: ids are hostile text ("__proto__" is a key like any other).
+    const names = new Map<string, DisplayName>();
+    for (const id of ids) {
+      const name = findDisplayName({ graph, id, titleOf });
+      if (!name) continue;
+      names.set(id, name);
+      const file = graph.getNode(id)?.sourceFile;
+      if (name.secondary !== null && file) twinFiles.add(file);
+    }
+    return { names, twinFiles };
+  };
+  // The whole current version, or over SQL the nodes of these ids and of their labels (on-version.ts).
+  const first = await runOnVersion(options.graph, undefined, (graph) => namesOn(graph));
+  const { names, twinFiles } = first.result;
   if (twinFiles.size === 0) return [...names.values()];
   // Passages have titles; a file's path already is its name.
-  const titles = new Map((await findDocuments(loaded.graphId, [...twinFiles])).filter((d) => d.kind === "passage" && d.title).map((d) => [d.docId, d.title as string]));
+  const titles = new Map((await findDocuments(first.graphId, [...twinFiles])).filter((d) => d.kind === "passage" && d.title).map((d) => [d.docId, d.title as string]));
   if (titles.size === 0) return [...names.values()];
-  for (const id of ids) {
-    const name = findDisplayName({ graph: loaded.graph, id, titleOf: (docId) => titles.get(docId) });
-    if (name) names.set(id, name);
-  }
-  return [...names.values()];
+  return [...(await runOnVersion(options.graph, first.version, (graph) => namesOn(graph, (docId) => titles.get(docId)))).result.names.values()];
 }

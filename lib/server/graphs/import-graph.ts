@@ -55,6 +55,12 @@ export interface ImportPathOptions {
   sourcePath?: string | null;
   /** Parse and write in a worker thread (default: when the input is WORKER_MIN_BYTES or more). */
   worker?: boolean;
+  /** What messages call the input instead of its path (an upload: the file name the client gave, not the temporary file's). */
+  sourceName?: string;
+  /** Read the source files a graphify graph points at (default true; an uploaded graph.json alone has none beside it). */
+  sources?: boolean;
+  /** The progress entry to report through (an upload's, begun while its bytes arrived); default: a new one for a worker import. */
+  progress?: ImportTracker;
 }
 
 interface ParsedInput {
@@ -158,10 +164,15 @@ function parsePath(options: ImportPathOptions & { onWarning?: (message: string) 
   const format = options.format ?? detectFormat(input, isDir);
   const say = options.onProgress ?? (() => {});
 
+  const source = (file: string) => (options.sourceName !== undefined && !isDir ? options.sourceName : file);
+
   if (format === "graphify") {
     const file = graphifyFile(input, isDir);
-    say(`reading ${file}`);
-    const graph = parseGraphifyJson(readTextFile(file), { source: file, onWarning: options.onWarning });
+    say(`reading ${source(file)}`);
+    const graph = parseGraphifyJson(readTextFile(file, undefined, source(file)), { source: source(file), onWarning: options.onWarning });
+    if (options.sources === false) {
+      return { format, content: contentOfGraph(graph), documents: [], questions: [], corpus: { read: 0, missing: [], skipped: [] }, defaultName: defaultNameFor(file) };
+    }
     let root = options.root ? path.resolve(options.root) : path.dirname(file);
     if (!options.root && path.basename(root) === "graphify-out") root = path.dirname(root);
     if (options.root && !statOrThrow(root).isDirectory()) throw new AppError("INVALID_INPUT", `--root ${root} is not a folder`);
@@ -201,8 +212,8 @@ function parsePath(options: ImportPathOptions & { onWarning?: (message: string) 
   }
   if (labelsFile) say(`reading labels ${labelsFile}`);
   const labels = labelsFile ? parseLabelFile(readTextFile(labelsFile), labelsFile, { onWarning: options.onWarning }) : undefined;
-  const chunks = readTextChunks(input);
-  const content = contentOfTripleStream(chunks, input, labels);
+  const chunks = readTextChunks(input, source(input));
+  const content = contentOfTripleStream(chunks, source(input), labels);
   return { format, content, input: { chunks, content }, documents: [], questions: [], corpus: { read: 0, missing: [], skipped: [] }, defaultName: defaultNameFor(input) };
 }
 
@@ -210,10 +221,14 @@ function parsePath(options: ImportPathOptions & { onWarning?: (message: string) 
 export const WORKER_MIN_BYTES = 1024 * 1024;
 
 export async function importGraphFromPath(options: ImportPathOptions): Promise<ImportReport> {
-  const { onProgress, ...job } = options;
+  const { onProgress, progress, ...job } = options;
   const useWorker = options.worker ?? inputBytes(options) >= WORKER_MIN_BYTES;
-  if (useWorker) return importInWorker({ kind: "path", options: job }, onProgress, options.actor);
-  return markAudited(await runImportJob({ kind: "path", options: job }, onProgress ?? (() => {}), false), options.actor);
+  if (useWorker) return importInWorker({ kind: "path", options: job }, onProgress, options.actor, progress);
+  const say = (message: string) => {
+    progress?.set(message);
+    onProgress?.(message);
+  };
+  return markAudited(await runImportJob({ kind: "path", options: job }, say, false), options.actor);
 }
 
 /** Bytes of the main input file of a path import (0 when it cannot be told: the import will say why). */
@@ -278,7 +293,7 @@ export async function runImportJob(job: ImportJob, say: (message: string) => voi
     sourcePath = null;
   }
   const { content, input } = parsed;
-  if (input) say(`streaming ${job.kind === "path" ? path.resolve(job.options.path) : "the input"} (${(input.chunks.fileBytes / 1024 / 1024).toFixed(1)} MiB): writing as it is read`);
+  if (input) say(`streaming ${job.kind === "path" ? (job.options.sourceName ?? path.resolve(job.options.path)) : "the input"} (${(input.chunks.fileBytes / 1024 / 1024).toFixed(1)} MiB): writing as it is read`);
   else if (!("stream" in content)) say(`parsed ${content.nodeCount} nodes, ${content.edgeCount} edges, ${parsed.documents.length} documents; writing`);
   let reported = 0;
   let written = 0;
@@ -363,28 +378,57 @@ export function importsInProgress(): ImportProgress[] {
   return [...running.values()].map((p) => ({ ...p }));
 }
 
+/** An entry of `importsInProgress()` held by its caller: an upload's, from its first byte to the import's end. */
+export interface ImportTracker {
+  readonly id: number;
+  set(message: string): void;
+  /** The graph's name once it is known (an upload's name field may come after its file). */
+  rename(name: string | null): void;
+  /** Remove the entry (idempotent). */
+  end(): void;
+}
+
+/** Begin a progress entry now (shown by GET /api/graphs/imports until `end()`). */
+export function trackImport(name: string | null, message = "starting"): ImportTracker {
+  const id = imports.next++;
+  const progress: ImportProgress = { id, name, startedAt: new Date().toISOString(), message };
+  running.set(id, progress);
+  return {
+    id,
+    set: (m) => {
+      progress.message = m;
+    },
+    rename: (n) => {
+      progress.name = n;
+    },
+    end: () => {
+      running.delete(id);
+    },
+  };
+}
+
 /** Messages from import-worker.ts. */
 export type ImportWorkerMessage =
   | { type: "progress"; message: string }
   | { type: "done"; report: ImportReport }
   | { type: "error"; error: { name: string; message: string; code?: string; details?: Record<string, unknown>; stack?: string } };
 
-function importInWorker(job: ImportJob, onProgress: ((message: string) => void) | undefined, actor: Actor | undefined): Promise<ImportReport> {
-  const id = imports.next++;
-  const progress: ImportProgress = { id, name: job.options.name ?? null, startedAt: new Date().toISOString(), message: "starting" };
-  running.set(id, progress);
+function importInWorker(job: ImportJob, onProgress: ((message: string) => void) | undefined, actor: Actor | undefined, given?: ImportTracker): Promise<ImportReport> {
+  const tracker = given ?? trackImport(job.options.name ?? null);
+  if (given && job.options.name) given.rename(job.options.name);
   return new Promise<ImportReport>((resolve, reject) => {
     let settled = false;
     const settle = (fn: () => void) => {
       if (settled) return;
       settled = true;
-      running.delete(id);
+      // The caller's entry is the caller's to end (an upload ends it once its folder is gone).
+      if (!given) tracker.end();
       fn();
     };
     const worker = startWorker("import-worker", { job });
     worker.on("message", (m: ImportWorkerMessage) => {
       if (m.type === "progress") {
-        progress.message = m.message;
+        tracker.set(m.message);
         onProgress?.(m.message);
       } else if (m.type === "done") {
         settle(() => resolve(markAudited(m.report, actor)));

@@ -46,8 +46,8 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return i;
 }
 
-/** What an import says past the limit: only triple files from a path are streamed (import-graph.ts). */
-export const OVER_LIMIT_HINT = "files over 512 MiB are supported as triple files (s|r|o or TSV, .gz ok), imported from a path";
+/** What an import says past the limit: only triple files are streamed (import-graph.ts), from a path or an upload. */
+export const OVER_LIMIT_HINT = "files over 512 MiB are supported as triple files (s|r|o or TSV, .gz ok), imported from a path or uploaded";
 
 export function checkSize(bytes: number, source: string, limit = MAX_INPUT_BYTES, hint?: string): void {
   if (bytes > limit) {
@@ -63,21 +63,21 @@ export function checkSize(bytes: number, source: string, limit = MAX_INPUT_BYTES
  * Read a text file whole (gunzipping `.gz`), enforcing the size limit on disk and after
  * decompression: graphify JSON, bundles, label files. Triple files are streamed instead.
  */
-export function readTextFile(file: string, limit = MAX_INPUT_BYTES): string {
+export function readTextFile(file: string, limit = MAX_INPUT_BYTES, source = file): string {
   const stat = statOrThrow(file);
-  if (!stat.isFile()) throw new AppError("INVALID_INPUT", `${file}: not a file`, { source: file });
-  checkSize(stat.size, file, limit, limit === MAX_INPUT_BYTES ? OVER_LIMIT_HINT : undefined);
+  if (!stat.isFile()) throw new AppError("INVALID_INPUT", `${source}: not a file`, { source });
+  checkSize(stat.size, source, limit, limit === MAX_INPUT_BYTES ? OVER_LIMIT_HINT : undefined);
   let bytes: Uint8Array = fs.readFileSync(file);
   if (file.endsWith(".gz")) {
     try {
       bytes = gunzipSync(bytes, { maxOutputLength: limit });
     } catch (e) {
       const tooBig = (e as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
-      if (tooBig) checkSize(limit + 1, `${file} (decompressed)`, limit, limit === MAX_INPUT_BYTES ? OVER_LIMIT_HINT : undefined);
-      throw new AppError("PARSE_ERROR", `${file}: not a valid gzip file (${(e as Error).message})`, { source: file });
+      if (tooBig) checkSize(limit + 1, `${source} (decompressed)`, limit, limit === MAX_INPUT_BYTES ? OVER_LIMIT_HINT : undefined);
+      throw new AppError("PARSE_ERROR", `${source}: not a valid gzip file (${(e as Error).message})`, { source });
     }
   }
-  return decodeText(bytes, file);
+  return decodeText(bytes, source);
 }
 
 /** Bytes per read from disk by `readTextChunks` (small enough for progress by tenths of a 3 MB .gz). */
@@ -96,11 +96,11 @@ export interface TextChunks {
 /**
  * Read a text file of any size in chunks (gunzipping `.gz` as it goes), with the checks of
  * `readTextFile`: UTF-8 (BOM optional) or UTF-16 with a BOM, a clear error at the first bad
- * byte. Memory: a chunk or two, whatever the file's size.
+ * byte. Memory: a chunk or two, whatever the file's size. `source` names the file in errors.
  */
-export function readTextChunks(file: string): TextChunks {
+export function readTextChunks(file: string, source = file): TextChunks {
   const stat = statOrThrow(file);
-  if (!stat.isFile()) throw new AppError("INVALID_INPUT", `${file}: not a file`, { source: file });
+  if (!stat.isFile()) throw new AppError("INVALID_INPUT", `${source}: not a file`, { source });
   let diskBytes = 0;
   async function* chunks(): AsyncGenerator<string> {
     const gz = file.endsWith(".gz");
@@ -125,16 +125,16 @@ export function readTextChunks(file: string): TextChunks {
           decoder = newDecoder(b);
           if (decoder.encoding !== "utf-8") b = b.subarray(2);
         }
-        yield decodeChunk(decoder, b, file, offset, true);
+        yield decodeChunk(decoder, b, source, offset, true);
         offset += b.length;
       }
       if (!decoder) decoder = newDecoder(head ?? Buffer.alloc(0));
-      const last = decodeChunk(decoder, head ?? new Uint8Array(0), file, offset, false);
+      const last = decodeChunk(decoder, head ?? new Uint8Array(0), source, offset, false);
       if (last) yield last;
     } catch (e) {
       if (e instanceof AppError) throw e;
       const code = (e as { code?: string }).code ?? "";
-      if (gz && code.startsWith("Z_")) throw new AppError("PARSE_ERROR", `${file}: not a valid gzip file (${(e as Error).message})`, { source: file });
+      if (gz && code.startsWith("Z_")) throw new AppError("PARSE_ERROR", `${source}: not a valid gzip file (${(e as Error).message})`, { source });
       throw e;
     } finally {
       raw.destroy();

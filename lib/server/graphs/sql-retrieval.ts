@@ -30,7 +30,7 @@ import { wordTokens } from "../../providers/heuristic/text";
 import type { ExpandHopsOptions, ExpandHopsResult } from "../../retrieve/expand-hops";
 import { expandHops } from "../../retrieve/expand-hops";
 import type { QueryGraphOptions, QueryGraphResult, WholeGraphStatistics } from "../../retrieve/query-graph";
-import { queryGraph, questionTerms, setWholeGraphStatistics } from "../../retrieve/query-graph";
+import { queryGraph, questionFocus, questionTerms, setWholeGraphStatistics } from "../../retrieve/query-graph";
 import type { RelationRankerOptions, RelationStatistics } from "../../retrieve/rank-relations";
 import { configureRelationRanker } from "../../retrieve/rank-relations";
 import { MAX_NAME_WORDS } from "../../providers/heuristic/graph-index";
@@ -54,7 +54,7 @@ export interface SqlGraphSource {
 
 const LIVE = (alias: string, v: string) => `${alias}"validFrom" <= ${v} AND (${alias}"validTo" IS NULL OR ${alias}"validTo" > ${v})`;
 const NODE_COLUMNS = `n."pk", n."nodeId", n."label", n."normLabel", n."ord", n."data"`;
-const EDGE_COLUMNS = `"pk", "edgeKey", "source", "target", "relation", "ord", "data"`;
+const EDGE_COLUMNS = `e."pk", e."edgeKey", e."source", e."target", e."relation", e."ord", e."data"`;
 /** The partial btree index on NodeKey keeps keys up to this length. */
 const INDEXED_KEY = 1000;
 /** Fetch rounds before giving up: each fetches what the previous run missed, so a retrieval needs a handful. */
@@ -274,6 +274,8 @@ class FetchedRows implements PartialGraphKnowledge {
   readonly complete = new Set<string>();
   readonly absent = new Set<string>();
   readonly norms = new Set<string>();
+  /** Question terms whose label-word lookups are fetched (`fetchTerms`). */
+  readonly terms = new Set<string>();
   /** SQL statements run and the time they took, for the bench and tests. */
   queries = 0;
   sqlMs = 0;
@@ -331,7 +333,7 @@ class FetchedRows implements PartialGraphKnowledge {
     }
     if (wanted.length === 0) return;
     const { graphId, version } = this.source;
-    const result = await this.query(`SELECT ${NODE_COLUMNS}, ${this.degree} FROM "Node" n WHERE n."graphId" = $1 AND n."nodeId" = ANY($3) AND ${LIVE("n.", "$2")}`, [graphId, version, wanted], "ids");
+    const result = await this.query(`SELECT ${NODE_COLUMNS}, ${this.degree} FROM unnest($3::text[]) AS w(id) JOIN "Node" n ON n."graphId" = $1 AND n."nodeId" = w.id WHERE ${LIVE("n.", "$2")}`, [graphId, version, wanted], "ids");
     for (const r of result) this.take(this.nodeRow(r, 0));
     for (const id of wanted) {
       if (this.nodes.has(id)) continue;
@@ -340,8 +342,11 @@ class FetchedRows implements PartialGraphKnowledge {
     }
   }
 
-  /** Takes the nodes of cached lookups; returns the lookups not cached. */
-  private async fromCache<T>(items: T[], keyOf: (item: T) => string): Promise<T[]> {
+  /**
+   * The lookups not cached, and the taking of the cached ones' nodes (a statement when some are
+   * not held yet): the caller awaits it beside its own statement, not before it.
+   */
+  private fromCache<T>(items: T[], keyOf: (item: T) => string): { missing: T[]; taken: Promise<void> } {
     const missing: T[] = [];
     const ids: string[] = [];
     for (const item of items) {
@@ -349,8 +354,7 @@ class FetchedRows implements PartialGraphKnowledge {
       if (hit) ids.push(...hit);
       else missing.push(item);
     }
-    await this.fetchIds(ids);
-    return missing;
+    return { missing, taken: this.fetchIds(ids) };
   }
 
   /** Stores each lookup's node ids (empty ones too) and takes the nodes. */
@@ -368,8 +372,12 @@ class FetchedRows implements PartialGraphKnowledge {
   async fetchKeys(keys: { kind: string; key: string }[]): Promise<void> {
     const lookupOf = (k: { kind: string; key: string }) => `${k.kind}\u0000${k.key}`;
     const unique = [...new Map(keys.map((k) => [lookupOf(k), k])).values()];
-    const missing = await this.fromCache(unique, lookupOf);
-    if (missing.length === 0) return;
+    const { missing, taken } = this.fromCache(unique, lookupOf);
+    if (missing.length === 0) return taken;
+    await Promise.all([taken, this.queryKeys(missing, lookupOf)]);
+  }
+
+  private async queryKeys(missing: { kind: string; key: string }[], lookupOf: (k: { kind: string; key: string }) => string): Promise<void> {
     const { graphId, version } = this.source;
     const short = missing.filter((k) => k.key.length <= INDEXED_KEY);
     const long = missing.filter((k) => k.key.length > INDEXED_KEY);
@@ -402,8 +410,8 @@ class FetchedRows implements PartialGraphKnowledge {
   /** Nodes whose label (kind "l") or source file ("f") contains any of `terms`. */
   async fetchSubstrings(kind: "l" | "f", terms: string[]): Promise<void> {
     const lookupOf = (t: string) => `~${kind}\u0000${t}`;
-    const missing = await this.fromCache([...new Set(terms)], lookupOf);
-    if (missing.length === 0) return;
+    const { missing, taken } = this.fromCache([...new Set(terms)], lookupOf);
+    if (missing.length === 0) return taken;
     const { graphId, version } = this.source;
     // One branch per term, each a trigram index scan (an OR of LIKEs would not say which term matched).
     const branches = missing.map(
@@ -412,7 +420,8 @@ class FetchedRows implements PartialGraphKnowledge {
          WHERE k."graphId" = $1 AND k."kind" = '${kind}' AND k."key" LIKE $${i + 3}`,
     );
     const patterns = missing.map((t) => `%${t.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    this.remember(missing.map(lookupOf), await this.query(branches.join("\nUNION ALL\n"), [graphId, version, ...patterns], `substrings ${kind}`));
+    const [, result] = await Promise.all([taken, this.query(branches.join("\nUNION ALL\n"), [graphId, version, ...patterns], `substrings ${kind}`)]);
+    this.remember(missing.map(lookupOf), result);
   }
 
   async fetchNorms(norms: Iterable<string>): Promise<void> {
@@ -449,13 +458,20 @@ class FetchedRows implements PartialGraphKnowledge {
     }
     if (wanted.length > 0) {
       const { graphId, version } = this.source;
+      // The ids as a joined unnest, not `= ANY($3)`: a custom plan estimates `= ANY` element by
+      // element against the column statistics (7-37 ms of planning for a few hundred ids).
+      // An edge from one asked node to another comes from the source branch only.
       // One statement: the edges (tag 0), then the rows of their other ends this retrieval does
-      // not hold yet (tag 1, with degrees), so a round costs one round trip, not two.
+      // not hold yet (tag 1, with degrees), so a round costs one round trip, not two. The ends
+      // held are a hashed NOT IN: `<> ALL` compares each end with every id held (thousands).
       const result = await this.query(
         `WITH a AS MATERIALIZED (
-           SELECT ${EDGE_COLUMNS} FROM "Edge" e WHERE e."graphId" = $1 AND (e."source" = ANY($3) OR e."target" = ANY($3)) AND ${LIVE("e.", "$2")}
+           SELECT ${EDGE_COLUMNS} FROM unnest($3::text[]) AS w(id) JOIN "Edge" e ON e."graphId" = $1 AND e."source" = w.id WHERE ${LIVE("e.", "$2")}
+           UNION ALL
+           SELECT ${EDGE_COLUMNS} FROM unnest($3::text[]) AS w(id) JOIN "Edge" e ON e."graphId" = $1 AND e."target" = w.id
+           WHERE ${LIVE("e.", "$2")} AND e."source" NOT IN (SELECT unnest($3::text[]))
          ), ends AS (
-           SELECT DISTINCT x.id FROM a CROSS JOIN LATERAL (VALUES (a."source"), (a."target")) AS x(id) WHERE x.id <> ALL($4::text[])
+           SELECT DISTINCT x.id FROM a CROSS JOIN LATERAL (VALUES (a."source"), (a."target")) AS x(id) WHERE x.id NOT IN (SELECT unnest($4::text[]))
          )
          SELECT 0, a."pk", a."edgeKey", a."source", a."target", a."ord", a."data", a."relation" FROM a
          UNION ALL
@@ -506,22 +522,42 @@ class FetchedRows implements PartialGraphKnowledge {
 // ---------------------------------------------------------------------------------------------
 // What a question makes the label indexes read
 
+/** A term and the singular form the scorer tries with it (prepareTerms: "requests" → "request"). */
+function withVariant(term: string): string[] {
+  return term.length > 3 && term.endsWith("s") && !term.endsWith("ss") ? [term, term.slice(0, -1)] : [term];
+}
+
 /**
- * Fetch every node a label lookup of queryGraph / expandHops can find for `question`: label
- * and file substrings of its terms (idf and seeds), label words that begin a term, exact
- * phrases, and the mention keys of every run of its words (findQuestionEntities).
+ * Fetch every node the label-word lookups of `terms` can find: label and file substrings of
+ * each term and its singular (idf and seeds), and label words that begin it. A substring of a
+ * short term can match thousands of labels, so only the terms a run scores with are fetched
+ * (`runOverSql` checks each run's terms against `fetched.terms`).
+ */
+async function fetchTerms(fetched: FetchedRows, terms: readonly string[], hasFiles: boolean, otherKeys: { kind: string; key: string }[] = []): Promise<void> {
+  const wanted = [...new Set(terms)].filter((t) => !fetched.terms.has(t));
+  const substrings: string[] = [];
+  const keys = [...otherKeys];
+  for (const term of wanted) {
+    substrings.push(...withVariant(term));
+    for (let k = MIN_LABEL_WORD; k < term.length; k++) keys.push({ kind: "w", key: term.slice(0, k) });
+  }
+  // Independent lookups: in parallel, on connections of their own.
+  await Promise.all([
+    fetched.fetchKeys(keys),
+    substrings.length > 0 ? fetched.fetchSubstrings("l", substrings) : undefined,
+    hasFiles && substrings.length > 0 ? fetched.fetchSubstrings("f", substrings) : undefined,
+  ]);
+  for (const t of wanted) fetched.terms.add(t);
+}
+
+/**
+ * Fetch the nodes of the exact lookups a question makes: exact phrases of its words and the
+ * mention keys of every run of its words (findQuestionEntities), with the label-word lookups of
+ * its terms (`fetchTerms`).
  */
 async function prefetchQuestion(fetched: FetchedRows, question: string, hasFiles: boolean): Promise<void> {
   const norms = wordTokens(question).map((t) => t.norm);
-  // expandHops scores with the words outside the question's mentions: a subset of these.
-  const terms = [...new Set([...questionTerms(question), ...questionTerms(norms.join(" "))])];
-  const substrings: string[] = [];
   const keys: { kind: string; key: string }[] = [];
-  for (const term of terms) {
-    substrings.push(term);
-    if (term.length > 3 && term.endsWith("s") && !term.endsWith("ss")) substrings.push(term.slice(0, -1));
-    for (let k = MIN_LABEL_WORD; k < term.length; k++) keys.push({ kind: "w", key: term.slice(0, k) });
-  }
   const words = tokenize(question);
   for (let a = 0; a < words.length; a++) {
     for (let n = 2; n <= MAX_PHRASE_WORDS && a + n <= words.length; n++) keys.push({ kind: "p", key: words.slice(a, a + n).join(" ") });
@@ -533,8 +569,7 @@ async function prefetchQuestion(fetched: FetchedRows, question: string, hasFiles
     }
   }
   for (const m of question.matchAll(/\[([^\]]+)\]/g)) keys.push({ kind: "k", key: wordTokens(m[1] ?? "").map((t) => t.norm).join(" ") });
-  // Independent lookups: in parallel, on connections of their own.
-  await Promise.all([fetched.fetchKeys(keys), fetched.fetchSubstrings("l", substrings), hasFiles ? fetched.fetchSubstrings("f", substrings) : undefined]);
+  await fetchTerms(fetched, questionTerms(question), hasFiles, keys);
 }
 
 export interface SqlRetrieval<T> {
@@ -555,7 +590,18 @@ export function traceSqlRetrieval(on: boolean): void {
   tracing = on;
 }
 
-async function runOverSql<T>(source: SqlGraphSource, question: string, entities: readonly string[], run: (graph: KnowledgeGraph) => T): Promise<SqlRetrieval<T>> {
+/**
+ * Run `run` on partial graphs until a run reads only what the graph holds completely. `termsOf`
+ * names the terms whose label substrings the run scored with on that graph (read from the
+ * label index, which records no misses): a run with a term not fetched yet runs again after it.
+ */
+async function runOverSql<T>(
+  source: SqlGraphSource,
+  question: string,
+  entities: readonly string[],
+  run: (graph: KnowledgeGraph) => T,
+  termsOf: (graph: KnowledgeGraph) => readonly string[],
+): Promise<SqlRetrieval<T>> {
   await ensureNodeKeys(source.graphId, source.version);
   const figures = await versionFigures(source);
   figures.rows.trim();
@@ -570,19 +616,24 @@ async function runOverSql<T>(source: SqlGraphSource, question: string, entities:
     t = performance.now();
     const result = run(graph);
     trace?.push({ what: `run ${round}`, ms: performance.now() - t, rows: graph.edges.size });
-    if (!graph.hasMisses()) return { result, graph, rounds: round, queries: fetched.queries, sqlMs: fetched.sqlMs, ...(trace ? { trace } : {}) };
+    const terms = termsOf(graph).filter((t) => !fetched.terms.has(t));
+    if (!graph.hasMisses() && terms.length === 0) return { result, graph, rounds: round, queries: fetched.queries, sqlMs: fetched.sqlMs, ...(trace ? { trace } : {}) };
     if (round >= MAX_ROUNDS) throw new AppError("INTERNAL", `SQL retrieval did not settle after ${MAX_ROUNDS} rounds`);
     const { ids, adjacency, norms } = graph.misses;
-    await Promise.all([fetched.fetchNorms(norms), fetched.fetchIds(ids), fetched.fetchAdjacency(adjacency)]);
+    await Promise.all([fetched.fetchNorms(norms), fetched.fetchIds(ids), fetched.fetchAdjacency(adjacency), terms.length > 0 ? fetchTerms(fetched, terms, figures.hasFiles) : undefined]);
   }
 }
 
 /** `queryGraph` on a stored version through SQL: the same result, without loading the graph. */
 export function sqlQueryGraph(source: SqlGraphSource, options: Omit<QueryGraphOptions, "graph">): Promise<SqlRetrieval<QueryGraphResult>> {
-  return runOverSql(source, options.question, [], (graph) => queryGraph({ ...options, graph }));
+  return runOverSql(source, options.question, [], (graph) => queryGraph({ ...options, graph }), () => questionTerms(options.question));
 }
 
 /** `expandHops` on a stored version through SQL: the same result, without loading the graph. */
 export function sqlExpandHops(source: SqlGraphSource, options: Omit<ExpandHopsOptions, "graph">): Promise<SqlRetrieval<ExpandHopsResult>> {
-  return runOverSql(source, options.question, options.entities, (graph) => expandHops({ ...options, graph }));
+  // expandHops scores with the words outside the question's mentions when it has any (questionFocus: cached per graph).
+  return runOverSql(source, options.question, options.entities, (graph) => expandHops({ ...options, graph }), (graph) => {
+    const { anchors, relationText } = questionFocus(graph, options.question);
+    return questionTerms(anchors.size === 0 ? options.question : relationText);
+  });
 }

@@ -36,7 +36,7 @@ export const operations: OperationSpec[] = [
     operationId: "uploadGraph",
     request: graphsContract.uploadGraph,
     tag: "graphs",
-    summary: "Import an uploaded graph.json, triple file, or graphify project (.zip or folder, with its source files); the body is cut off at 512 MiB (413)",
+    summary: "Import an uploaded graph.json, triple file, or graphify project (.zip or folder, with its source files); received to disk as it arrives: a triple file of any size, graphify JSON and projects cut off at 512 MiB (413)",
     status: 201,
     response: { schema: "ImportReport" },
     errors: [400, 409, 413, 500],

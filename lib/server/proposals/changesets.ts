@@ -18,8 +18,10 @@ import type { DiffGraph } from "../../changes/diff-graph";
 import { buildDiffGraph } from "../../changes/diff-graph";
 import type { Merge, PlannedAction } from "../../changes/plan-actions";
 import { edgeFromState, nodeFromState } from "../../changes/changeset";
-import type { LoadedGraph } from "../graphs";
-import { advanceCachedGraph, getGraphRecord, loadGraph, versionSource } from "../graphs";
+import type { Conflict } from "../../changes/changeset";
+import type { KnowledgeGraph } from "../../graph/model";
+import { advanceCachedGraph, findSqlRunGraph, findVersionCounts, getGraphRecord, loadGraph, versionSource } from "../graphs";
+import type { SqlGraphSource } from "../graphs/sql-retrieval";
 import { edgeToRow, nodeToRow } from "../graphs";
 import { dismissStaleApprovalsAfterCommit } from "../policies";
 import { markObsoleteActionsAfterCommit } from "./obsolete-actions";
@@ -75,9 +77,8 @@ class VersionMoved extends Error {
 export async function commitChangeset(options: CommitOptions): Promise<CommitResult> {
   const record = await getGraphRecord(options.graph);
   for (let attempt = 1; ; attempt++) {
-    const current = await loadGraph(options.graph);
-    const changeset = rekeyAddedEdges(options.changeset, options.edgeKeyPrefix, current.version + 1);
-    const conflicts = findConflicts(current.graph, changeset);
+    const current = await readCurrent(options, (version) => rekeyAddedEdges(options.changeset, options.edgeKeyPrefix, version + 1));
+    const { changeset, conflicts } = current;
     if (conflicts.length > 0) {
       throw new AppError(
         "CONFLICT",
@@ -106,13 +107,59 @@ export async function commitChangeset(options: CommitOptions): Promise<CommitRes
     }
     // Only now that the transaction committed: the cached graph moves to the new version in
     // O(change), with the positions the rows were written at; `current.graph` keeps showing its own.
-    advanceCachedGraph({ graphId: record.id, from: current.version, to: version, changeset: written.changeset, prepare: versionSource(record).prepare });
+    // A graph retrieved through SQL has no whole version in memory to move.
+    if (!current.sql) advanceCachedGraph({ graphId: record.id, from: current.version, to: version, changeset: written.changeset, prepare: versionSource(record).prepare });
     const changesetId = written.changesetId;
     await dismissStaleApprovalsAfterCommit({ graph: options.graph });
-    await markObsoleteActionsAfterCommit({ graph: options.graph, version, changeset, before: current.graph });
-    const labelOf = (id: string) => current.graph.getNode(id)?.label ?? id;
-    return { version, changesetId, diff: diffChangesets({ changesets: [changeset], merges: options.merges, labelOf }) };
+    await markObsoleteActionsAfterCommit({
+      graph: options.graph,
+      version,
+      changeset,
+      before: current.graph,
+      ...(current.sql ? { sql: { before: current.sql, after: { ...current.sql, version } } } : {}),
+    });
+    return { version, changesetId, diff: current.diff() };
   }
+}
+
+/** The graph a commit is checked against: the current version whole, or (over SQL) the partial graph of what the changeset touches. */
+interface CurrentGraph {
+  version: number;
+  graph: KnowledgeGraph;
+  changeset: Changeset;
+  conflicts: Conflict[];
+  /** The version's counts when known without the graph (over SQL). */
+  counts: { nodes: number; edges: number } | null;
+  sql: SqlGraphSource | null;
+  diff(): GraphDiff;
+}
+
+async function readCurrent(options: CommitOptions, plan: (version: number) => Changeset): Promise<CurrentGraph> {
+  const sql = await findSqlRunGraph(options.graph);
+  const diffOn = (graph: KnowledgeGraph, changeset: Changeset) => diffChangesets({ changesets: [changeset], merges: options.merges, labelOf: (id) => graph.getNode(id)?.label ?? id });
+  if (!sql) {
+    const loaded = await loadGraph(options.graph);
+    const changeset = plan(loaded.version);
+    return { version: loaded.version, graph: loaded.graph, changeset, conflicts: findConflicts(loaded.graph, changeset), counts: null, sql: null, diff: () => diffOn(loaded.graph, changeset) };
+  }
+  const changeset = plan(sql.source.version);
+  const { settleOverSql } = await import("../graphs/partial-version");
+  // The diff names nodes by their labels in this version: computed on the same partial graph, settled with the check.
+  const settled = await settleOverSql(
+    sql.source,
+    (graph) => ({ conflicts: findConflicts(graph, changeset), diff: diffOn(graph, changeset) }),
+    (rows) => rows.fetchChangeset(changeset),
+  );
+  const counts = await findVersionCounts(sql.source.graphId, sql.source.version);
+  return {
+    version: sql.source.version,
+    graph: settled.graph,
+    changeset,
+    conflicts: settled.result.conflicts,
+    counts: counts && { nodes: counts.nodeCount, edges: counts.edgeCount },
+    sql: sql.source,
+    diff: () => settled.result.diff,
+  };
 }
 
 /**
@@ -142,7 +189,7 @@ function rekeyAddedEdges(changeset: Changeset, prefix: string | undefined, versi
 }
 
 /** Writes the version; returns the changeset as written (added and updated items with their positions). */
-async function writeVersion(args: { options: CommitOptions; changeset: Changeset; graphId: string; current: LoadedGraph }): Promise<{ changesetId: number; changeset: Changeset }> {
+async function writeVersion(args: { options: CommitOptions; changeset: Changeset; graphId: string; current: CurrentGraph }): Promise<{ changesetId: number; changeset: Changeset }> {
   const { options, changeset: planned, graphId, current } = args;
   const now = new Date();
   const version = current.version + 1;
@@ -158,7 +205,8 @@ async function writeVersion(args: { options: CommitOptions; changeset: Changeset
       [graphId, current.version],
     );
     const delta = countDelta(changeset);
-    const counts = { nodes: (previous?.nodeCount ?? current.graph.nodes.size) + delta.nodes, edges: (previous?.edgeCount ?? current.graph.edges.size) + delta.edges };
+    const before = previous ?? (current.counts ? { nodeCount: current.counts.nodes, edgeCount: current.counts.edges } : { nodeCount: current.graph.nodes.size, edgeCount: current.graph.edges.size });
+    const counts = { nodes: Number(before.nodeCount) + delta.nodes, edges: Number(before.edgeCount) + delta.edges };
     await db.execute(`UPDATE "Graph" SET "currentVersion" = ?, "updatedAt" = ? WHERE "id" = ?`, [version, now, graphId]);
     await db.execute(`INSERT INTO "GraphVersion" ("graphId", "version", "message", "nodeCount", "edgeCount", "createdAt") VALUES (?, ?, ?, ?, ?, ?)`, [
       graphId,
@@ -406,14 +454,27 @@ export async function diffVersions(options: { graph: string; from: number; to: n
     const m = JSON.parse(r.merges) as Merge[];
     return forward ? m : m.map((x) => ({ from: x.into, into: x.from }));
   });
-  const target = await loadGraph(options.graph, options.to);
-  const diff = diffChangesets({ changesets, merges, labelOf: (id) => target.graph.getNode(id)?.label ?? id });
+  const diffOn = (graph: KnowledgeGraph) => diffChangesets({ changesets, merges, labelOf: (id) => graph.getNode(id)?.label ?? id });
+  const sql = await findSqlRunGraph(options.graph, options.to);
+  let diff: GraphDiff;
+  if (sql) {
+    // Over SQL: the labels of the diff's nodes in `to`, read from their rows.
+    const { settleOverSql } = await import("../graphs/partial-version");
+    diff = (await settleOverSql(sql.source, diffOn)).result;
+  } else diff = diffOn((await loadGraph(options.graph, options.to)).graph);
   return { ...diff, from: options.from, to: options.to };
 }
 
 /** A version diff drawn over the neighbourhood in the older version, for the visual diff. */
 export async function diffVersionsGraph(options: { graph: string; from: number; to: number }): Promise<{ diff: GraphDiff & { from: number; to: number }; graph: DiffGraph }> {
   const diff = await diffVersions(options);
-  const base = await loadGraph(options.graph, Math.min(options.from, options.to));
+  const older = Math.min(options.from, options.to);
+  const sql = await findSqlRunGraph(options.graph, older);
+  if (sql) {
+    // Over SQL: the neighbourhood the drawing reads (the diff's nodes and their edges), fetched.
+    const { settleOverSql } = await import("../graphs/partial-version");
+    return { diff, graph: (await settleOverSql(sql.source, (base) => buildDiffGraph({ base, diff }))).result };
+  }
+  const base = await loadGraph(options.graph, older);
   return { diff, graph: buildDiffGraph({ base: base.graph, diff }) };
 }

@@ -20,6 +20,7 @@ import { recordAudit } from "../audit";
 import { getDb } from "../db/db";
 import type { Prisma } from "../db/generated/prisma/client";
 import { loadGraph } from "../graphs";
+import type { SqlGraphSource } from "../graphs/sql-retrieval";
 
 export interface ObsoleteOutcome {
   /** `${proposalId}#${index}` of actions marked obsolete by this version. */
@@ -37,7 +38,13 @@ async function refreshProposalStatus(tx: Prisma.TransactionClient, proposalId: s
   await tx.proposal.update({ where: { id: proposalId }, data: { status } });
 }
 
-export async function markObsoleteActions(options: { graph: string; version: number; changeset: Changeset; before: KnowledgeGraph }): Promise<ObsoleteOutcome> {
+/** Two stored versions retrieved through SQL (graphs over REFINERY_SQL_RETRIEVAL_EDGES): the check reads partial graphs of them. */
+export interface SqlVersionPair {
+  before: SqlGraphSource;
+  after: SqlGraphSource;
+}
+
+export async function markObsoleteActions(options: { graph: string; version: number; changeset: Changeset; before: KnowledgeGraph; sql?: SqlVersionPair }): Promise<ObsoleteOutcome> {
   const db = getDb();
   const outcome: ObsoleteOutcome = { obsoleted: [], restored: [] };
   const record = await db.graph.findUnique({ where: { name: options.graph }, select: { id: true } });
@@ -46,18 +53,35 @@ export async function markObsoleteActions(options: { graph: string; version: num
     where: { proposal: { graphId: record.id }, OR: [{ status: "pending" }, { status: "obsolete", obsoleteIn: { not: null } }] },
     select: { id: true, proposalId: true, index: true, action: true, status: true, obsoleteIn: true },
   });
+  // `before` holds every node the changeset touches (on SQL, the commit's partial graph holds them).
   const touched = findTouchedNames({ changeset: options.changeset, before: options.before });
   const concerned = rows.map((row) => ({ row, action: JSON.parse(row.action) as RefinementAction })).filter((c) => isConcernedBy(c.action, touched));
   // Loaded only now: a big graph is not cached after its commit, and most commits concern no other action.
   if (concerned.length === 0) return outcome;
-  const after = (await loadGraph(options.graph, options.version)).graph;
-  const resolveBefore = createNameResolver({ graph: options.before });
-  const resolveAfter = createNameResolver({ graph: after });
-  for (const { row, action } of concerned) {
-    const now = findMootReason({ graph: after, action, resolve: resolveAfter });
+  const reasonsOn = (graph: KnowledgeGraph, actions: RefinementAction[]) => {
+    const resolve = createNameResolver({ graph });
+    return actions.map((action) => findMootReason({ graph, action, resolve }));
+  };
+  // Over SQL each version is a partial graph holding what the actions' names and edges read.
+  const reasons = async (which: "before" | "after", actions: RefinementAction[]): Promise<(string | null)[]> => {
+    if (actions.length === 0) return [];
+    if (options.sql) {
+      const { settleOverSql } = await import("../graphs/partial-version");
+      return (await settleOverSql(options.sql[which], (graph) => reasonsOn(graph, actions))).result;
+    }
+    return reasonsOn(which === "before" ? options.before : (await loadGraph(options.graph, options.version)).graph, actions);
+  };
+  const nowReasons = await reasons("after", concerned.map((c) => c.action));
+  // The version before is read only for pending actions moot now: was it moot already?
+  const asked = concerned.flatMap((c, i) => (c.row.status === "pending" && nowReasons[i] !== null ? [i] : []));
+  const beforeReasons = new Map<number, string | null>();
+  const answered = await reasons("before", asked.map((i) => (concerned[i] as (typeof concerned)[number]).action));
+  asked.forEach((i, j) => beforeReasons.set(i, answered[j] ?? null));
+  for (const [i, { row, action }] of concerned.entries()) {
+    const now = nowReasons[i] ?? null;
     const target = `${row.proposalId}#${row.index}`;
     if (row.status === "pending") {
-      if (now === null || findMootReason({ graph: options.before, action, resolve: resolveBefore }) !== null) continue;
+      if (now === null || beforeReasons.get(i) !== null) continue;
       const reason = `${now} since version ${options.version}`;
       const marked = await db.$transaction(async (tx) => {
         const { count } = await tx.proposalAction.updateMany({ where: { id: row.id, status: "pending" }, data: { status: "obsolete", obsoleteIn: options.version, obsoleteReason: reason } });
@@ -104,9 +128,10 @@ export async function markObsoleteActions(options: { graph: string; version: num
 const AWAIT_MAX_EDGES = 50_000;
 
 /** The hook commitChangeset calls: the version is committed already, so a failure here is only logged. */
-export async function markObsoleteActionsAfterCommit(options: { graph: string; version: number; changeset: Changeset; before: KnowledgeGraph }): Promise<void> {
+export async function markObsoleteActionsAfterCommit(options: { graph: string; version: number; changeset: Changeset; before: KnowledgeGraph; sql?: SqlVersionPair }): Promise<void> {
   const check = markObsoleteActions(options).catch((error: unknown) => {
     console.error("marking obsolete actions after a commit failed (they stay pending; apply skips what is already done)", error);
   });
-  if (options.before.edges.size <= AWAIT_MAX_EDGES) await check;
+  // Over SQL the check reads a few rows, not a version: the request waits for it as on a small graph.
+  if (options.sql || options.before.edges.size <= AWAIT_MAX_EDGES) await check;
 }

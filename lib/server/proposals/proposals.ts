@@ -41,7 +41,8 @@ import { recordAudit } from "../audit";
 import type { PolicyInEffect } from "../policies";
 import { getPolicyInEffect } from "../policies";
 import type { SqlExecutor } from "../db/sql";
-import { findDocuments, getGraphRecord, loadGraph } from "../graphs";
+import { findDocuments, findSqlRunGraph, getGraphRecord, loadGraph } from "../graphs";
+import { runOnVersion } from "../graphs/on-version";
 import { plural } from "../../text/plural";
 
 export type ProposalStatus = "pending" | "applied" | "partially_applied" | "rejected";
@@ -128,6 +129,12 @@ export async function reviewForGraph(options: {
    */
   neighbourhood?: { graphId: string; version: number; graph: KnowledgeGraph };
 }): Promise<ActionReview[]> {
+  if (!options.neighbourhood && (await findSqlRunGraph(options.graph, options.version))) {
+    // Over REFINERY_SQL_RETRIEVAL_EDGES on PostgreSQL: the review of a neighbourhood fetched with
+    // SQL (runs/sql-review.ts, which comes back here with it), never the whole version.
+    const { reviewRunActions } = await import("../runs/sql-review");
+    return reviewRunActions({ ...options, version: options.version ?? (await getGraphRecord(options.graph)).currentVersion });
+  }
   const loaded = options.neighbourhood ?? (await loadGraph(options.graph, options.version));
   // One resolver for both passes: a name that resolves to nothing costs a fuzzy scan.
   const resolve = createNameResolver({ graph: loaded.graph });
@@ -391,19 +398,23 @@ export async function previewProposal(options: { proposalId: string; actionIndex
   const chosen = selectActions(proposal, options.actionIndexes);
   // On the current version, not the proposal's base: what approving would change now (an edge
   // another proposal added meanwhile shows as "no change", not as a second copy).
-  const base = await loadGraph(proposal.graph);
-  const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix: "preview." });
-  const labelOf = (id: string) => base.graph.getNode(id)?.label ?? id;
-  const diff = diffChangesets({ changesets: [plan.changeset], merges: plan.merges, labelOf });
+  // Over SQL, on a partial graph of what the plan, the diff and its drawing read (graphs/on-version.ts).
+  const { result, version: plannedOn } = await runOnVersion(proposal.graph, undefined, (graph) => {
+    const plan = planActions({ graph, actions: chosen.map((c) => c.action), edgeKeyPrefix: "preview." });
+    const labelOf = (id: string) => graph.getNode(id)?.label ?? id;
+    const diff = diffChangesets({ changesets: [plan.changeset], merges: plan.merges, labelOf });
+    return { plan, diff, drawn: buildDiffGraph({ base: graph, diff }) };
+  });
+  const { plan, diff, drawn } = result;
   return {
     baseVersion: proposal.baseVersion,
-    plannedOn: base.version,
+    plannedOn,
     actions: await describePlannedActions(
       proposal.graph,
       plan.actions.map((a) => ({ ...a, index: chosen[a.index]?.index ?? a.index })),
     ),
     diff,
-    graph: buildDiffGraph({ base: base.graph, diff }),
+    graph: drawn,
   };
 }
 
@@ -466,10 +477,10 @@ export async function applyProposal(options: ApplyProposalOptions): Promise<Appl
       { low: low.map((l) => l.index) },
     );
   }
-  const base = await loadGraph(proposal.graph, proposal.baseVersion);
   const record = await getGraphRecord(proposal.graph);
   const edgeKeyPrefix = `v${record.currentVersion + 1}.`;
-  const plan = planActions({ graph: base.graph, actions: chosen.map((c) => c.action), edgeKeyPrefix });
+  // On the base version: whole, or over SQL a partial graph of what the plan reads (graphs/on-version.ts).
+  const { result: plan } = await runOnVersion(proposal.graph, proposal.baseVersion, (graph) => planActions({ graph, actions: chosen.map((c) => c.action), edgeKeyPrefix }));
   // Numbered as the proposal numbers them (the plan numbers them among the chosen ones).
   const planned = await describePlannedActions(
     proposal.graph,

@@ -1,8 +1,8 @@
 import type { ImportReport } from "@/components/api/types";
-import { AppError } from "@/lib/errors";
 import { recordImport } from "@/lib/server/graphs/record-import";
-import { importUpload, type UploadInput } from "@/lib/server/graphs/upload/import-upload";
-import { readUploadForm } from "@/lib/server/graphs/upload/read-upload-form";
+import { trackImport } from "@/lib/server/graphs/import-graph";
+import { importReceivedUpload } from "@/lib/server/graphs/upload/import-upload";
+import { receiveUpload } from "@/lib/server/graphs/upload/receive-upload";
 import { requireActor } from "../../_lib/auth";
 import { respond } from "../../_lib/respond";
 import { uploadFields } from "@/lib/server/graphs/contract";
@@ -10,30 +10,46 @@ import { uploadFields } from "@/lib/server/graphs/contract";
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
+/** A progress line at most this often while the body arrives (GET /api/graphs/imports shows it). */
+const REPORT_EVERY_BYTES = 4 * 1024 * 1024;
+
 /**
  * Multipart upload (form fields: name, format, and either `file` — graph.json, a triple file or
- * a project `.zip` — or `files` with `paths`, a folder's files and their relative paths).
+ * a project `.zip` — or `files` with `paths`, a folder's files and their relative paths). The
+ * body is written to a temporary folder as it arrives (a triple file of any size; graphify JSON
+ * and projects up to 512 MiB, 413 past it, the rest never read), then imported as a path import
+ * is, with progress in GET /api/graphs/imports from the first byte on.
  */
 export async function POST(request: Request) {
   return respond<ImportReport>(
     async () => {
       const actor = await requireActor(request, "import");
-      // Counted while it streams: a body without Content-Length stops at the limit (413).
-      const form = await readUploadForm(request);
-      const fields = uploadFields.parse({ name: form.get("name"), format: form.get("format") });
-      const file = form.get("file");
-      const files = form.getAll("files").filter((f): f is File => f instanceof File);
-      let input: UploadInput;
-      if (files.length > 0) {
-        const paths = form.getAll("paths").map(String);
-        if (paths.length !== files.length) throw new AppError("INVALID_INPUT", `a folder upload needs one 'paths' entry per file (${files.length} files, ${paths.length} paths)`);
-        input = { kind: "folder", files: files.map((f, i) => ({ file: f, path: paths[i] ?? f.name })) };
-      } else if (file instanceof File) {
-        input = { kind: "file", file };
-      } else {
-        throw new AppError("INVALID_INPUT", "choose a file or a folder to upload (form field 'file', or 'files' with 'paths')");
+      const progress = trackImport(null, "receiving the upload");
+      try {
+        let reported = 0;
+        const upload = await receiveUpload(request, {
+          onBytes: (received) => {
+            if (received - reported < REPORT_EVERY_BYTES) return;
+            reported = received;
+            progress.set(`receiving the upload: ${(received / 1024 / 1024).toFixed(0)} MiB so far`);
+          },
+          onField: (field, value) => {
+            if (field === "name" && value.trim() !== "") progress.rename(value.trim());
+          },
+        });
+        // Parsed from what was received: a folder's paths were checked with its files.
+        let fields;
+        try {
+          fields = uploadFields.parse({ name: upload.fields.get("name")?.[0] ?? null, format: upload.fields.get("format")?.[0] ?? null });
+        } catch (error) {
+          upload.remove();
+          throw error;
+        }
+        progress.set("received; starting the import");
+        return await recordImport(actor, await importReceivedUpload({ upload, fields, actor, progress }));
+      } finally {
+        progress.end();
       }
-      return recordImport(actor, await importUpload({ input, fields, actor }));
     },
     { status: 201 },
   );

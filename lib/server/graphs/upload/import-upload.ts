@@ -1,74 +1,84 @@
 /**
- * An upload from the browser, imported: a graphify project as a `.zip` or as a folder's files
- * (graph.json with the source files it points at, so the review can quote them), or one graph
- * file alone (graph.json or a triple file, no source text). A project is unpacked into a fresh
- * private temporary folder (unpack-project.ts) and imported as a path import is — source files
- * confined to the project, size limits, worker thread for big graphs — then the folder is
- * removed; the graph records no source path, since that folder is gone.
+ * An upload from the browser, imported once it has been received to disk (receive-upload.ts):
+ * a graphify project as a `.zip` or as a folder's files (graph.json with the source files it
+ * points at, so the review can quote them), or one graph file alone (graph.json or a triple
+ * file, no source text). Everything goes through the path import (import-graph.ts), as a CLI
+ * import of the same files would: a triple file is streamed from its temporary file whatever
+ * its size, in the import worker, with progress; a project is unpacked into the upload's
+ * private folder — source files confined to the project, size limits — and the folder is
+ * removed afterwards. The graph records no source path, since that folder is gone.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { Actor } from "../../../auth/permissions";
 import { AppError } from "../../../errors";
-import { importGraphFromPath, importGraphFromText, type ImportReport } from "../import-graph";
+import type { ImportTracker } from "../import-graph";
+import { importGraphFromPath, type ImportReport } from "../import-graph";
 import type { GraphFormat } from "../write-graph";
-import { checkSize, decodeText } from "../read-input";
-import { findProjectFolder, unpackZip, writeFolderFiles } from "./unpack-project";
+import { checkSize } from "../read-input";
+import type { ReceivedUpload } from "./receive-upload";
+import { isZipUpload } from "./receive-upload";
+import { findProjectFolder, placeFolderFiles, unpackZip } from "./unpack-project";
 
 export interface UploadFields {
   name?: string;
   format?: Exclude<GraphFormat, "bundle">;
 }
 
-export type UploadInput =
-  | { kind: "file"; file: File }
-  | { kind: "folder"; files: { path: string; file: File }[] };
-
-const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
-
-function isZip(name: string, head: Uint8Array): boolean {
-  return /\.zip$/i.test(name) || ZIP_MAGIC.every((b, i) => head[i] === b);
-}
-
 function baseName(name: string): string {
-  return path.posix.basename(name.replace(/\\/g, "/")).replace(/\.[^.]+$/, "");
+  return path.posix.basename(name.replace(/\\/g, "/")).replace(/\.gz$/i, "").replace(/\.[^.]+$/, "");
 }
 
-async function importUnpacked(dir: string, name: string, actor: Actor): Promise<ImportReport> {
-  const project = findProjectFolder(dir);
-  return importGraphFromPath({ path: project, name, actor, sourcePath: null });
+/** The folder an upload's project is placed in, inside the upload's own temporary folder. */
+function projectDir(upload: ReceivedUpload): string {
+  const dir = path.join(upload.dir, "project");
+  fs.mkdirSync(dir, { mode: 0o700 });
+  return dir;
 }
 
-async function withTempFolder<T>(run: (dir: string) => Promise<T>): Promise<T> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "refinery-upload-"));
+async function importProject(dir: string, name: string, actor: Actor, progress?: ImportTracker): Promise<ImportReport> {
+  return importGraphFromPath({ path: findProjectFolder(dir), name, actor, sourcePath: null, progress });
+}
+
+/**
+ * The project or file of a received upload, imported by `actor` (who is audited with the
+ * import). The upload's folder is removed when this settles, whatever the outcome.
+ */
+export async function importReceivedUpload({
+  upload,
+  fields,
+  actor,
+  progress,
+}: {
+  upload: ReceivedUpload;
+  fields: UploadFields;
+  actor: Actor;
+  progress?: ImportTracker;
+}): Promise<ImportReport> {
   try {
-    return await run(dir);
+    const folder = upload.files.filter((f) => f.field === "files");
+    if (folder.length > 0) {
+      const paths = upload.fields.get("paths") ?? [];
+      if (paths.length !== folder.length) throw new AppError("INVALID_INPUT", `a folder upload needs one 'paths' entry per file (${folder.length} files, ${paths.length} paths)`);
+      const top = paths[0]?.replace(/\\/g, "/").split("/").filter(Boolean)[0] ?? "upload";
+      const dir = projectDir(upload);
+      placeFolderFiles({ files: folder.map((f, i) => ({ path: paths[i] as string, file: f.file })), dir });
+      return await importProject(dir, fields.name ?? top, actor, progress);
+    }
+    const file = upload.files.find((f) => f.field === "file");
+    if (!file) throw new AppError("INVALID_INPUT", "choose a file or a folder to upload (form field 'file', or 'files' with 'paths')");
+    const name = fields.name ?? baseName(file.name);
+    if (isZipUpload(file.name, file.head)) {
+      checkSize(file.bytes, file.name);
+      const dir = projectDir(upload);
+      await unpackZip({ file: file.file, dir });
+      return await importProject(dir, name, actor, progress);
+    }
+    // One graph file: graphify JSON by its name (or the format field), else a triple file —
+    // streamed from where it was received, with no size limit (read-input.ts checks JSON's).
+    const format = fields.format ?? (/\.json$/i.test(file.name) ? "graphify" : "triples");
+    return await importGraphFromPath({ path: file.file, name, format, actor, sourcePath: null, progress, sourceName: file.name, sources: false });
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    upload.remove();
   }
-}
-
-/** The project or file of an upload, imported by `actor` (who is audited with the import). */
-export async function importUpload({ input, fields, actor }: { input: UploadInput; fields: UploadFields; actor: Actor }): Promise<ImportReport> {
-  if (input.kind === "folder") {
-    if (input.files.length === 0) throw new AppError("INVALID_INPUT", "the folder is empty");
-    const top = input.files[0]?.path.replace(/\\/g, "/").split("/").filter(Boolean)[0] ?? "upload";
-    const files = await Promise.all(input.files.map(async (f) => ({ path: f.path, data: new Uint8Array(await f.file.arrayBuffer()) })));
-    return withTempFolder(async (dir) => {
-      writeFolderFiles({ files, dir });
-      return importUnpacked(dir, fields.name ?? top, actor);
-    });
-  }
-  const { file } = input;
-  checkSize(file.size, file.name);
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  if (isZip(file.name, bytes.subarray(0, 4))) {
-    return withTempFolder(async (dir) => {
-      await unpackZip({ bytes, dir });
-      return importUnpacked(dir, fields.name ?? baseName(file.name), actor);
-    });
-  }
-  const text = decodeText(bytes, file.name);
-  return importGraphFromText({ name: fields.name ?? baseName(file.name), fileName: file.name, text, format: fields.format, actor });
 }

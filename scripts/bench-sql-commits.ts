@@ -1,0 +1,169 @@
+/**
+ * Approving and reverting on a large PostgreSQL graph, over SQL vs with the graph in memory
+ * (issue #17 item 4): FB15k-237 replicated (`--copies`, default 4: 1.09M edges) is imported
+ * once, then one fresh process per mode — `REFINERY_SQL_RETRIEVAL_EDGES=1` (partial graphs over
+ * SQL) and `=0` (the whole version loaded) — makes `--rounds` proposals of 10 actions on real
+ * rows (5 inserts, 3 deletes, 2 renames), and times for each the apply check (findApplyBlocker),
+ * the apply (plan, conflict check, commit, obsolete check) and, every other round, the revert
+ * of the version; the first round is cold (the whole load, or the node keys). Prints the
+ * process's RSS after a full GC and its peak. Not in CI.
+ *
+ *   scripts/with-postgres.sh npx tsx scripts/bench-sql-commits.ts [--copies 4] [--rounds 8] [--modes sql,memory] [--analyze]
+ */
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import type { RefinementAction } from "../lib/loop/types";
+import { percentile, replicateFb15k, runJsonChild } from "./bench-helpers";
+
+const self = fileURLToPath(import.meta.url);
+
+function option(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return (i >= 0 ? process.argv[i + 1] : undefined) ?? fallback;
+}
+
+const log = (m: string) => void process.stderr.write(`[bench:sql-commits ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+
+interface ModeFigures {
+  mode: string;
+  firstApplyS: number;
+  rounds: number;
+  checkP50: number;
+  applyP50: number;
+  applyMax: number;
+  revertP50: number;
+  baseRssMb: number;
+  rssMb: number;
+  peakRssMb: number;
+}
+
+/** 10 actions on stored rows picked by position (the same in both modes): nothing loads the graph. */
+async function roundActions(graphId: string, version: number, round: number): Promise<RefinementAction[]> {
+  const { getSql } = await import("../lib/server/db/sql");
+  const edges = await getSql().query<{ source: string; relation: string; target: string }>(
+    `SELECT "source", "relation", "target" FROM "Edge" WHERE "graphId" = ? AND "validFrom" <= ? AND ("validTo" IS NULL OR "validTo" > ?) AND "ord" IN (${[0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(() => "?").join(", ")}) ORDER BY "ord"`,
+    [graphId, version, version, ...[0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => (round * 7919 + i * 104729) % 1_000_000)],
+  );
+  const at = (i: number) => edges[i % edges.length] as { source: string; relation: string; target: string };
+  return [
+    ...[0, 1, 2, 3, 4].map((i) => ({ type: "insert_edge" as const, subject: at(i).source, relation: `bench_related_${round}`, object: at(i + 5).target })),
+    ...[5, 6, 7].map((i) => ({ type: "delete_edge" as const, subject: at(i).source, relation: at(i).relation, object: at(i).target })),
+    ...[8, 9].map((i) => ({ type: "replace_node" as const, old: at(i).target, new: `Renamed entity ${round}.${i}` })),
+  ];
+}
+
+async function child(mode: "sql" | "memory", name: string, rounds: number): Promise<void> {
+  process.env.REFINERY_SQL_RETRIEVAL_EDGES = mode === "sql" ? "1" : "0";
+  const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+  let peak = process.memoryUsage.rss();
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 200);
+  const { applyProposal, createProposal, getProposal } = await import("../lib/server/proposals/proposals");
+  const { revertVersion } = await import("../lib/server/proposals/changesets");
+  const { findApplyBlocker } = await import("../lib/server/approvals/approvals-apply");
+  const { getGraphRecord } = await import("../lib/server/graphs/graph-store");
+  const { disconnectDb } = await import("../lib/server/db/close");
+  const { sqlCommitStats } = await import("../lib/server/graphs/partial-version");
+  gc();
+  const baseRssMb = process.memoryUsage().rss / 1e6;
+  const check: number[] = [];
+  const apply: number[] = [];
+  const revert: number[] = [];
+  let firstApplyS = 0;
+  for (let round = 0; round < rounds; round++) {
+    const record = await getGraphRecord(name);
+    const actions = await roundActions(record.id, record.currentVersion, round + (mode === "sql" ? 0 : 1000));
+    // Reviews are not timed here (bench-sql-runs measures the review): a neutral one per action.
+    const reviews = actions.map((_, index) => ({ index, text: "", confidence: "HIGH" as const, score: 1, reasons: [], warnings: [], resolved: {}, signals: [] }));
+    const id = await createProposal({ graph: name, baseVersion: record.currentVersion, source: "api", actions, reviews: reviews as never });
+    let t0 = performance.now();
+    const proposal = await getProposal(id);
+    const blocker = await findApplyBlocker(proposal, proposal.actions);
+    const checked = performance.now() - t0;
+    t0 = performance.now();
+    const before = { ...sqlCommitStats };
+    const result = await applyProposal({ proposalId: id, allowLowConfidence: true, actor: "bench" });
+    const applied = performance.now() - t0;
+    if (mode === "sql") {
+      log(`apply ${applied.toFixed(0)} ms: ${sqlCommitStats.queries - before.queries} partial-graph statements, ${(sqlCommitStats.sqlMs - before.sqlMs).toFixed(0)} ms in them, ${sqlCommitStats.rounds - before.rounds} rounds`);
+    }
+    if (round === 0) {
+      firstApplyS = (checked + applied) / 1000;
+      log(`${mode}: first check + apply (cold) ${firstApplyS.toFixed(1)} s${blocker ? ` (blocker: ${blocker.message.slice(0, 80)})` : ""}`);
+      continue;
+    }
+    check.push(checked);
+    apply.push(applied);
+    if (round % 2 === 0) {
+      t0 = performance.now();
+      await revertVersion({ graph: name, version: result.version, actor: "bench" });
+      revert.push(performance.now() - t0);
+    }
+  }
+  gc();
+  clearInterval(timer);
+  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
+  const figures: ModeFigures = {
+    mode,
+    firstApplyS,
+    rounds: apply.length,
+    checkP50: percentile(sorted(check), 50),
+    applyP50: percentile(sorted(apply), 50),
+    applyMax: Math.max(...apply),
+    revertP50: percentile(sorted(revert), 50),
+    baseRssMb,
+    rssMb: process.memoryUsage().rss / 1e6,
+    peakRssMb: peak / 1e6,
+  };
+  process.stdout.write(`${JSON.stringify(figures)}\n`);
+  await disconnectDb();
+}
+
+async function main(): Promise<void> {
+  const copies = Number(option("copies", "4"));
+  const rounds = Number(option("rounds", "8"));
+  process.env.REFINERY_TEST_DATABASE = "postgres";
+  const { useTestDatabase } = await import("../lib/server/db/test-database");
+  const database = await useTestDatabase("sql_commits");
+  try {
+    const { importGraphFromPath } = await import("../lib/server/graphs/import-graph");
+    const file = await replicateFb15k(copies, os.tmpdir());
+    const name = `fb${copies}x`;
+    const t0 = performance.now();
+    const imported = await importGraphFromPath({ path: file, name });
+    log(`imported ${imported.graph.edges} edges in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    if (process.argv.includes("--analyze")) {
+      // The planner's statistics of the new rows, as autovacuum gathers them some time after an import.
+      const { getSql } = await import("../lib/server/db/sql");
+      const t1 = performance.now();
+      await getSql().execute(`ANALYZE "Edge"`, []);
+      await getSql().execute(`ANALYZE "Node"`, []);
+      log(`analyzed in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+    }
+    const { disconnectDb } = await import("../lib/server/db/close");
+    await disconnectDb();
+    const rows: ModeFigures[] = [];
+    for (const mode of option("modes", "sql,memory").split(",")) rows.push(await runJsonChild<ModeFigures>(self, ["--child", mode, name, String(rounds)], mode));
+    const f = (n: number, d = 0) => n.toFixed(d);
+    console.log(`\n${imported.graph.edges.toLocaleString("en")} edges, ${rounds - 1} warm rounds of 10 actions after one cold round\n`);
+    console.log("| mode | first check + apply | check p50 | apply p50 / max | revert p50 | RSS before | RSS after GC | peak RSS |");
+    console.log("|---|---|---|---|---|---|---|---|");
+    for (const r of rows) {
+      console.log(`| ${r.mode} | ${f(r.firstApplyS, 1)} s | ${f(r.checkP50)} ms | ${f(r.applyP50)} / ${f(r.applyMax)} ms | ${f(r.revertP50)} ms | ${f(r.baseRssMb)} MB | ${f(r.rssMb)} MB | ${f(r.peakRssMb)} MB |`);
+    }
+  } finally {
+    await database.cleanup();
+  }
+}
+
+if (process.argv.includes("--child")) {
+  const i = process.argv.indexOf("--child");
+  child(process.argv[i + 1] as "sql" | "memory", process.argv[i + 2] as string, Number(process.argv[i + 3])).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+} else {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
