@@ -77,14 +77,15 @@ describe("the edge columns", () => {
         } else state.set(key, e);
       }
       const previous = graph;
-      const previousSnapshot = round % 10 === 0 ? graphSnapshot(previous) : null;
+      const previousSnapshot = round % 10 === 0 ? graphSnapshot(previous, false) : null;
       graph = graph.advance(changes);
       if (previousSnapshot) older.push({ graph: previous, snapshot: previousSnapshot });
       // Read between rounds (the adjacency catches up in lists) only on some: others pile up into a rebuild.
       if (round % 3 !== 2) expect(graphSnapshot(graph)).toEqual(graphSnapshot(fresh(nodes, [...state.values()])));
     }
     expect(graphSnapshot(graph)).toEqual(graphSnapshot(fresh(nodes, [...state.values()])));
-    for (const o of older) expect(graphSnapshot(o.graph)).toEqual(o.snapshot);
+    // Older versions keep their edges; each node's list order is promised for the newest only.
+    for (const o of older) expect(graphSnapshot(o.graph, false)).toEqual(o.snapshot);
   });
 
   it("keeps stored JSON as text until read, then gives the record; plain triples come back as {relation, source, target}", () => {

@@ -445,10 +445,19 @@ export class EdgeStore implements ReadonlyMap<string, GraphEdge> {
   }
 
   /**
-   * The live slots leaving (`out`) or entering a node, CSR range first, then the later ones,
-   * appended to `into`; with `skipLoops`, not those that also leave it (a self-loop listed once).
+   * The live slots leaving (`out`) or entering a node, appended to `into` in slot order — the
+   * order a fresh build lists them in (slots are in stored order), so a graph advanced by
+   * changes walks a node's edges as a fresh load does: traversal, tie-breaks and which copy a
+   * clean-up keeps do not depend on how the version was reached. With `skipLoops`, not those
+   * that also leave it (a self-loop listed once).
    */
   private slotsOf(u: number, out: boolean, into: number[], skipLoops = false): void {
+    const from = into.length;
+    if (this.collectSlots(u, out, into, skipLoops)) sortFrom(into, from);
+  }
+
+  /** slotsOf's work, the CSR range first, then the later ones; whether the later ones may be out of order. */
+  private collectSlots(u: number, out: boolean, into: number[], skipLoops: boolean): boolean {
     const cols = this.cols;
     const ends = out ? cols.src : cols.tgt;
     const other = out ? cols.tgt : cols.src;
@@ -463,7 +472,13 @@ export class EdgeStore implements ReadonlyMap<string, GraphEdge> {
       }
     }
     const extra = (out ? this.extraOut : this.extraIn).get(u);
-    if (extra) for (const s of extra) if (dead[s] === 0 && ends[s] === u && !(skipLoops && other[s] === u)) into.push(s);
+    if (!extra) return false;
+    const before = into.length;
+    for (const s of extra) if (dead[s] === 0 && ends[s] === u && !(skipLoops && other[s] === u)) into.push(s);
+    // Appended slots come in order after the range; a moved slot (an edge given another
+    // endpoint, e.g. by a merge) may belong anywhere among them.
+    for (let i = Math.max(before, 1); i < into.length; i++) if ((into[i] as number) < (into[i - 1] as number)) return true;
+    return false;
   }
 
   /** The node's index with the adjacency brought up to date, or -1 for an id no edge or node used. */
@@ -582,6 +597,12 @@ class SlotIterator<T> implements IterableIterator<T> {
   [Symbol.iterator](): this {
     return this;
   }
+}
+
+/** Sort `list` from index `from` on, numerically, in place. */
+function sortFrom(list: number[], from: number): void {
+  const tail = list.slice(from).sort((a, b) => a - b);
+  for (let i = 0; i < tail.length; i++) list[from + i] = tail[i] as number;
 }
 
 function pushTo(lists: Map<number, number[]>, u: number, slot: number): void {

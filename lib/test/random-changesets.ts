@@ -13,7 +13,13 @@ import type { RefinementAction } from "../loop/types";
  * Everything a reader can see of a graph, in a comparable form (attributes lossless), with the
  * order the maps iterate in (exports and retrieval follow it: a fresh load reads rows by ord).
  */
-export function graphSnapshot(graph: KnowledgeGraph): { nodes: string[]; edges: string[]; adjacency: string[]; labels: string[]; sizes: number[]; order: string[][] } {
+/**
+ * Everything a graph answers, as sorted strings. `ordered` (the default) keeps each node's edge
+ * lists in the order the graph gives them (traversal, tie-breaks and which copy a clean-up keeps
+ * follow it); `false` compares them as sets — for an older version still held after the graph
+ * moved on, whose lists keep their edges but not always their order (left, see the note of #17).
+ */
+export function graphSnapshot(graph: KnowledgeGraph, ordered = true): { nodes: string[]; edges: string[]; adjacency: string[]; labels: string[]; sizes: number[]; order: string[][] } {
   const json = (v: unknown) => stringifyLosslessJson(v as never);
   const nodes = [...graph.nodes.entries()]
     .map(([id, n]) => json([id, n.id, n.label, n.normLabel, n.aliases, n.community, n.fileType, n.sourceFile, n.sourceLocation, n.ord ?? null, json(n.attrs)]))
@@ -22,10 +28,10 @@ export function graphSnapshot(graph: KnowledgeGraph): { nodes: string[]; edges: 
   const adjacency: string[] = [];
   const labels = new Set<string>();
   for (const id of graph.nodes.keys()) {
-    const keys = (list: { key: string }[]) => list.map((e) => e.key).sort().join(",");
+    const keys = (list: { key: string }[]) => (ordered ? list.map((e) => e.key) : list.map((e) => e.key).sort()).join(",");
     const visited: string[] = [];
     graph.forEachIncident(id, (e) => visited.push(e.key));
-    adjacency.push(`${id} out=${keys(graph.outEdges(id))} in=${keys(graph.inEdges(id))} all=${keys(graph.incidentEdges(id))} visit=${visited.sort().join(",")} degree=${graph.degree(id)}`);
+    adjacency.push(`${id} out=${keys(graph.outEdges(id))} in=${keys(graph.inEdges(id))} all=${keys(graph.incidentEdges(id))} visit=${(ordered ? visited : [...visited].sort()).join(",")} degree=${graph.degree(id)}`);
     const node = graph.getNode(id);
     if (node) labels.add(node.normLabel);
   }

@@ -27,8 +27,7 @@ import { AppError, isAppError } from "../../errors";
 import { formatAction } from "../../loop/parse-output";
 import { recordAudit } from "../audit";
 import { getDb } from "../db/db";
-import { getGraphRecord } from "../graphs";
-import { runOnVersion } from "../graphs/on-version";
+import { getGraphRecord, runOnVersion } from "../graphs";
 import type { ApplyProposalResult, ProposalActionItem, ProposalDetails } from "../proposals";
 import { applyProposal, getProposal } from "../proposals";
 

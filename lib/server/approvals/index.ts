@@ -8,4 +8,5 @@ export * from "./contract";
 export * from "./approvals-timeline";
 export * from "./approvals-veto";
 export * from "./approvals";
+export { findApplyBlocker } from "./approvals-apply";
 export * from "./comments";

@@ -10,7 +10,25 @@
 import type { Changeset } from "../../changes/changeset";
 import type { KnowledgeGraph } from "../../graph/model";
 import { loadGraph } from "./graph-store";
+import type { CommitRows, Settled } from "./partial-version";
+import type { SqlGraphSource } from "./sql-retrieval";
 import { findSqlRunGraph } from "./sql-run-retrieval";
+
+export type { SqlGraphSource };
+
+/**
+ * partial-version.ts `settleOverSql`, loaded on first use (the way in for other domains): run
+ * `run` on a partial graph of `source`, fetching what it missed until it misses nothing.
+ */
+export async function settleOnSql<T>(source: SqlGraphSource, run: (graph: KnowledgeGraph) => T, prefetch?: (rows: CommitRows) => Promise<void>): Promise<Settled<T>> {
+  const { settleOverSql } = await import("./partial-version");
+  return settleOverSql(source, run, prefetch);
+}
+
+/** The partial-graph statement counters (benches and tests print them). */
+export async function sqlCommitCounts(): Promise<{ queries: number; sqlMs: number; rounds: number }> {
+  return (await import("./partial-version")).sqlCommitStats;
+}
 
 export interface OnVersion<T> {
   result: T;

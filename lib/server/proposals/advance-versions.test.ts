@@ -33,9 +33,10 @@ async function freshLoad(name: string, version: number): Promise<KnowledgeGraph>
   return versionSource(await getGraphRecord(name)).load(version);
 }
 
-async function expectCachedEqualsFresh(name: string, version?: number): Promise<void> {
+/** `ordered`: each node's edge lists in the same order too (promised for the newest version). */
+async function expectCachedEqualsFresh(name: string, version?: number, ordered = true): Promise<void> {
   const cached = await loadGraph(name, version);
-  expect(graphSnapshot(cached.graph)).toEqual(graphSnapshot(await freshLoad(name, cached.version)));
+  expect(graphSnapshot(cached.graph, ordered)).toEqual(graphSnapshot(await freshLoad(name, cached.version), ordered));
 }
 
 beforeAll(async () => {
@@ -55,7 +56,7 @@ describe.each(GRAPHS)("versions of %s in memory", (name) => {
     let reverts = 0;
     for (let round = 0; round < 12; round++) {
       const held = await loadGraph(name);
-      const heldSnapshot = graphSnapshot(held.graph);
+      const heldSnapshot = graphSnapshot(held.graph, false);
       if (round > 2 && random(3) === 0) {
         // Undo a random earlier version: refused when later versions touched the same items.
         try {
@@ -71,14 +72,15 @@ describe.each(GRAPHS)("versions of %s in memory", (name) => {
       }
       await expectCachedEqualsFresh(name);
       // The request that loaded the older version still sees exactly it.
-      expect(graphSnapshot(held.graph)).toEqual(heldSnapshot);
-      expect(graphSnapshot((await loadGraph(name, held.version)).graph)).toEqual(heldSnapshot);
+      // (Its edges; each node's list in the same order is not promised once the graph moved on.)
+      expect(graphSnapshot(held.graph, false)).toEqual(heldSnapshot);
+      expect(graphSnapshot((await loadGraph(name, held.version)).graph, false)).toEqual(heldSnapshot);
     }
     expect(reverts).toBeGreaterThan(0);
     expect(getVersionCacheStats().loads).toBe(loadsBefore);
     // Every older version, rewound from the live graph through the stored inverses.
     const { version } = await loadGraph(name);
-    for (let v = 1; v < version; v++) await expectCachedEqualsFresh(name, v);
+    for (let v = 1; v < version; v++) await expectCachedEqualsFresh(name, v, false);
     expect(getVersionCacheStats().loads).toBe(loadsBefore);
   }, 120_000);
 
@@ -108,7 +110,7 @@ describe.each(GRAPHS)("versions of %s in memory", (name) => {
 
   it("catches up with a version another process committed, from its stored changeset", async () => {
     const held = await loadGraph(name);
-    const before = graphSnapshot(held.graph);
+    const before = graphSnapshot(held.graph, false);
     const stats = getVersionCacheStats();
     const out = execFileSync(process.execPath, ["--import", "tsx", path.join(here, "commit-random.child.ts"), name, "31"], {
       cwd: root,
@@ -120,6 +122,6 @@ describe.each(GRAPHS)("versions of %s in memory", (name) => {
     const now = getVersionCacheStats();
     expect(now.caughtUp).toBe(stats.caughtUp + 1);
     expect(now.loads).toBe(stats.loads);
-    expect(graphSnapshot(held.graph)).toEqual(before);
+    expect(graphSnapshot(held.graph, false)).toEqual(before);
   }, 60_000);
 });

@@ -21,7 +21,8 @@ import { edgeFromState, nodeFromState } from "../../changes/changeset";
 import type { Conflict } from "../../changes/changeset";
 import type { KnowledgeGraph } from "../../graph/model";
 import { advanceCachedGraph, findSqlRunGraph, findVersionCounts, getGraphRecord, loadGraph, versionSource } from "../graphs";
-import type { SqlGraphSource } from "../graphs/sql-retrieval";
+import type { SqlGraphSource } from "../graphs";
+import { settleOnSql } from "../graphs";
 import { edgeToRow, nodeToRow } from "../graphs";
 import { dismissStaleApprovalsAfterCommit } from "../policies";
 import { markObsoleteActionsAfterCommit } from "./obsolete-actions";
@@ -143,9 +144,8 @@ async function readCurrent(options: CommitOptions, plan: (version: number) => Ch
     return { version: loaded.version, graph: loaded.graph, changeset, conflicts: findConflicts(loaded.graph, changeset), counts: null, sql: null, diff: () => diffOn(loaded.graph, changeset) };
   }
   const changeset = plan(sql.source.version);
-  const { settleOverSql } = await import("../graphs/partial-version");
   // The diff names nodes by their labels in this version: computed on the same partial graph, settled with the check.
-  const settled = await settleOverSql(
+  const settled = await settleOnSql(
     sql.source,
     (graph) => ({ conflicts: findConflicts(graph, changeset), diff: diffOn(graph, changeset) }),
     (rows) => rows.fetchChangeset(changeset),
@@ -459,8 +459,7 @@ export async function diffVersions(options: { graph: string; from: number; to: n
   let diff: GraphDiff;
   if (sql) {
     // Over SQL: the labels of the diff's nodes in `to`, read from their rows.
-    const { settleOverSql } = await import("../graphs/partial-version");
-    diff = (await settleOverSql(sql.source, diffOn)).result;
+    diff = (await settleOnSql(sql.source, diffOn)).result;
   } else diff = diffOn((await loadGraph(options.graph, options.to)).graph);
   return { ...diff, from: options.from, to: options.to };
 }
@@ -472,8 +471,7 @@ export async function diffVersionsGraph(options: { graph: string; from: number; 
   const sql = await findSqlRunGraph(options.graph, older);
   if (sql) {
     // Over SQL: the neighbourhood the drawing reads (the diff's nodes and their edges), fetched.
-    const { settleOverSql } = await import("../graphs/partial-version");
-    return { diff, graph: (await settleOverSql(sql.source, (base) => buildDiffGraph({ base, diff }))).result };
+    return { diff, graph: (await settleOnSql(sql.source, (base) => buildDiffGraph({ base, diff }))).result };
   }
   const base = await loadGraph(options.graph, older);
   return { diff, graph: buildDiffGraph({ base: base.graph, diff }) };

@@ -20,7 +20,8 @@ import { recordAudit } from "../audit";
 import { getDb } from "../db/db";
 import type { Prisma } from "../db/generated/prisma/client";
 import { loadGraph } from "../graphs";
-import type { SqlGraphSource } from "../graphs/sql-retrieval";
+import type { SqlGraphSource } from "../graphs";
+import { settleOnSql } from "../graphs";
 
 export interface ObsoleteOutcome {
   /** `${proposalId}#${index}` of actions marked obsolete by this version. */
@@ -66,8 +67,7 @@ export async function markObsoleteActions(options: { graph: string; version: num
   const reasons = async (which: "before" | "after", actions: RefinementAction[]): Promise<(string | null)[]> => {
     if (actions.length === 0) return [];
     if (options.sql) {
-      const { settleOverSql } = await import("../graphs/partial-version");
-      return (await settleOverSql(options.sql[which], (graph) => reasonsOn(graph, actions))).result;
+      return (await settleOnSql(options.sql[which], (graph) => reasonsOn(graph, actions))).result;
     }
     return reasonsOn(which === "before" ? options.before : (await loadGraph(options.graph, options.version)).graph, actions);
   };

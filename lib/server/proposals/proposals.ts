@@ -41,8 +41,8 @@ import { recordAudit } from "../audit";
 import type { PolicyInEffect } from "../policies";
 import { getPolicyInEffect } from "../policies";
 import type { SqlExecutor } from "../db/sql";
-import { findDocuments, findSqlRunGraph, getGraphRecord, loadGraph } from "../graphs";
-import { runOnVersion } from "../graphs/on-version";
+import { findDocuments, findSqlRunGraph, getGraphRecord, loadGraph, runOnVersion } from "../graphs";
+import { reviewOverSql } from "./sql-review";
 import { plural } from "../../text/plural";
 
 export type ProposalStatus = "pending" | "applied" | "partially_applied" | "rejected";
@@ -125,15 +125,15 @@ export async function reviewForGraph(options: {
   rulesWaitMs?: number;
   /**
    * Review against this graph instead of loading the version (a neighbourhood fetched through
-   * SQL for graphs over REFINERY_SQL_RETRIEVAL_EDGES, runs/sql-review.ts): no mined rules.
+   * SQL for graphs over REFINERY_SQL_RETRIEVAL_EDGES, sql-review.ts): no mined rules.
    */
   neighbourhood?: { graphId: string; version: number; graph: KnowledgeGraph };
 }): Promise<ActionReview[]> {
-  if (!options.neighbourhood && (await findSqlRunGraph(options.graph, options.version))) {
+  if (!options.neighbourhood) {
     // Over REFINERY_SQL_RETRIEVAL_EDGES on PostgreSQL: the review of a neighbourhood fetched with
-    // SQL (runs/sql-review.ts, which comes back here with it), never the whole version.
-    const { reviewRunActions } = await import("../runs/sql-review");
-    return reviewRunActions({ ...options, version: options.version ?? (await getGraphRecord(options.graph)).currentVersion });
+    // SQL (sql-review.ts, which comes back here with it), never the whole version.
+    const sql = await findSqlRunGraph(options.graph, options.version);
+    if (sql) return reviewOverSql(sql, options, reviewForGraph);
   }
   const loaded = options.neighbourhood ?? (await loadGraph(options.graph, options.version));
   // One resolver for both passes: a name that resolves to nothing costs a fuzzy scan.

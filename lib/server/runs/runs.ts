@@ -19,8 +19,7 @@ import { pickRunGraph } from "./sql-run-graph";
 import type { ProviderName } from "../providers";
 import { getProvider } from "../providers";
 import { createPlanRetrieval } from "./plan-retrieval";
-import { RUN_RULES_WAIT_MS, createProposal } from "../proposals";
-import { reviewRunActions } from "./sql-review";
+import { RUN_RULES_WAIT_MS, createProposal, reviewForGraph } from "../proposals";
 import { addQuestions, findQuestions, getQuestion } from "./questions";
 import { publishRunEvent } from "./run-events";
 import type { ActionReview } from "../../review/types";
@@ -258,7 +257,7 @@ async function finishRun(runId: string, questionPk: number, trace: RunTrace | nu
   let reviews: ActionReview[] | null = null;
   if (trace && status === "awaiting_review" && trace.actions.length > 0) {
     try {
-      reviews = await reviewRunActions({ graph: proposalFor.graph, version: proposalFor.version, actions: trace.actions, retrieved: trace.steps.at(-1)?.triples, rulesWaitMs: RUN_RULES_WAIT_MS });
+      reviews = await reviewForGraph({ graph: proposalFor.graph, version: proposalFor.version, actions: trace.actions, retrieved: trace.steps.at(-1)?.triples, rulesWaitMs: RUN_RULES_WAIT_MS });
     } catch (error) {
       status = "failed";
       failure = `the proposed actions could not be reviewed: ${error instanceof Error ? error.message : String(error)}`;
@@ -469,7 +468,7 @@ export async function importTraceRun(options: {
   const status: RunStatus = trace.earlyExit ? "early_exit" : trace.actions.length > 0 ? "awaiting_review" : "finished";
   const reviews =
     status === "awaiting_review"
-      ? await reviewRunActions({ graph: options.graph, version: graphRow.currentVersion, actions: trace.actions, retrieved: trace.steps.at(-1)?.triples, rulesWaitMs: RUN_RULES_WAIT_MS })
+      ? await reviewForGraph({ graph: options.graph, version: graphRow.currentVersion, actions: trace.actions, retrieved: trace.steps.at(-1)?.triples, rulesWaitMs: RUN_RULES_WAIT_MS })
       : null;
   const run = await db.$transaction(async (tx) => {
     const row = await tx.run.create({

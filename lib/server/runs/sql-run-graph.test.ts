@@ -13,7 +13,7 @@ import type { RunDetails } from "./runs";
 import { startRun } from "./runs";
 import { answerRunStep } from "./step-answer";
 import { pickRunGraph } from "./sql-run-graph";
-import { reviewRunActions } from "./sql-review";
+import { reviewForGraph } from "../proposals";
 import { askGraph } from "../asks";
 import type { RefinementAction } from "../../loop/types";
 import type { ActionReview } from "../../review/types";
@@ -141,8 +141,8 @@ describe.skipIf(testDialect() !== "postgres")("the review of a run's actions ove
     const actions = sampleActions();
     const version = 1;
     // In memory with the mined rules (waited for), as a run's final review has them.
-    const memory = await withSetting("0", () => reviewRunActions({ graph: "metaqa", version, actions, rulesWaitMs: 300_000 }));
-    const sql = await withSetting("1", () => reviewRunActions({ graph: "metaqa", version, actions }));
+    const memory = await withSetting("0", () => reviewForGraph({ graph: "metaqa", version, actions, rulesWaitMs: 300_000 }));
+    const sql = await withSetting("1", () => reviewForGraph({ graph: "metaqa", version, actions }));
     expect(sql).toHaveLength(memory.length);
     const ids = (r: ActionReview) => Object.fromEntries(Object.entries(r.resolved).map(([k, v]) => [k, v ? { status: v.status, nodeId: v.nodeId, candidates: v.status === "ambiguous" ? v.candidates.map((c) => c.id).sort() : [] } : null]));
     const order = { LOW: 0, MEDIUM: 1, HIGH: 2 } as const;

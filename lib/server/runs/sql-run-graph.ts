@@ -4,7 +4,7 @@
  * retrieves through SQL (graphs/sql-run-retrieval.ts) and each step, the provider and the source
  * text read the partial graph its retrieval returned (the step's triples, the question's seeds
  * and mentions, the adjacency of the subgraph's entities). The final review then reads a
- * neighbourhood of each action (sql-review.ts).
+ * neighbourhood of each action (proposals/sql-review.ts).
  *
  * Equal to the in-memory run (sql-run-graph.test.ts): every step's triples, evidence and the
  * judge's verdict (the judge reads the question's mentions and the relation ranker, both

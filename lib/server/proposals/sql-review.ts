@@ -1,7 +1,7 @@
 /**
- * The review of a run's proposed actions, wherever the graph is (issue #17 item 4): the whole
- * version with its mined rules (proposals' `reviewForGraph`), or — over
- * `REFINERY_SQL_RETRIEVAL_EDGES` on PostgreSQL — the same review against a neighbourhood of the
+ * The review of proposed actions (a run's, an API or CLI proposal's, an edit's) over
+ * `REFINERY_SQL_RETRIEVAL_EDGES` on PostgreSQL (issue #17 item 4): `reviewForGraph`
+ * (proposals.ts) calls this, and it reviews against a neighbourhood of the
  * actions fetched with SQL (graphs/sql-run-neighbourhood.ts: the names' nodes, every edge of
  * each endpoint, the edges between their neighbours, so paths of length ≤ 3; under caps).
  *
@@ -11,29 +11,24 @@
  * are counted over the neighbourhood only, so a label above LOW that rests on nothing else is
  * set LOW with the reason. Labels are only ever lowered here.
  */
-import type { Triple } from "../../graph/model";
 import type { ReviewInput } from "../../review/review-actions";
 import type { ActionReview, ScoreSignal } from "../../review/types";
+import type { KnowledgeGraph, Triple } from "../../graph/model";
 import type { SqlRunGraph } from "../graphs";
-import { findSqlRunGraph, sqlReviewNeighbourhood } from "../graphs";
-import { reviewForGraph } from "../proposals";
+import { sqlReviewNeighbourhood } from "../graphs";
 
-export interface ReviewRunActionsOptions {
+export interface ReviewOverSqlOptions {
   graph: string;
-  version: number;
   actions: readonly ReviewInput[];
   retrieved?: Triple[];
   rulesWaitMs?: number;
 }
 
+/** proposals.ts `reviewForGraph` against a given neighbourhood (passed in: no import circle). */
+export type ReviewAgainst = (options: ReviewOverSqlOptions & { neighbourhood: { graphId: string; version: number; graph: KnowledgeGraph } }) => Promise<ActionReview[]>;
+
 /** Signal kinds a neighbourhood counts from part of the graph: no evidence on their own there. */
 const WHOLE_GRAPH_KINDS: ReadonlySet<ScoreSignal["kind"]> = new Set(["signature", "functional", "rule"]);
-
-export async function reviewRunActions(options: ReviewRunActionsOptions): Promise<ActionReview[]> {
-  const sql = await findSqlRunGraph(options.graph, options.version);
-  if (!sql) return reviewForGraph(options);
-  return reviewOverSql(sql, options);
-}
 
 function namesOf(actions: readonly ReviewInput[]): string[] {
   const names: string[] = [];
@@ -44,7 +39,7 @@ function namesOf(actions: readonly ReviewInput[]): string[] {
   return names;
 }
 
-async function reviewOverSql(sql: SqlRunGraph, options: ReviewRunActionsOptions): Promise<ActionReview[]> {
+export async function reviewOverSql(sql: SqlRunGraph, options: ReviewOverSqlOptions, reviewForGraph: ReviewAgainst): Promise<ActionReview[]> {
   const ids = new Set<string>();
   for (const t of options.retrieved ?? []) ids.add(t.subject_id).add(t.object_id);
   const around = await sqlReviewNeighbourhood(sql.source, { names: namesOf(options.actions), ids: [...ids] });
