@@ -739,7 +739,13 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     const what = `${prediction.firing.length} mined rule${prediction.firing.length === 1 ? "" : "s"} predict${prediction.firing.length === 1 ? "s" : ""} it, best ${top.rule.text} (confidence ${top.rule.confidence.toFixed(2)}${measured})`;
     // For a delete, a weak rule never speaks for deleting: removing a stored fact needs more
     // than "it looks like a random pair" (only the reverse counts: a rule predicting it).
-    const c = sign === 1 ? weight : Math.max(0, weight);
+    // A delete judges a stored edge, and a wrong stored edge is a plausible-looking one, not a
+    // random pair: the band's ratio against random objects would overstate how much a rule
+    // that fires speaks against deleting. So a delete keeps the damped reading it had (the
+    // relation's ratio × (0.5 + best confidence)), and only when the band says the rule is
+    // likelier for true facts at all; a weak rule never speaks for deleting.
+    const damped = Math.log(Math.max(1, stats ? (stats.ruleRecall + eps) / (stats.randomFireRate + eps) : lr)) * (0.5 + prediction.best);
+    const c = sign === 1 ? weight : weight > 0 ? Math.min(weight, Math.max(0.3, damped)) : 0;
     if (Math.abs(c) >= 0.05) {
       if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: c >= 0.7, strong });
       else rv.card.add("rule", -c, `${what}: deleting it goes against the graph's regularities`, { evidence, strong });
