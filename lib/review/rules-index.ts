@@ -231,9 +231,8 @@ function addSameNameLinks(
   // A label seen once keeps its node number, a shared one the list (most labels are unique).
   const groups = new Map<string, number | number[]>();
   for (const id of ids) {
-    const raw = graph.nodes.get(id)?.label ?? id;
-    // Printable ASCII needs no Unicode normalisation (the slow part on large graphs); same result.
-    const label = /^[\x20-\x7e]*$/.test(raw) ? raw.toLowerCase().replace(/\s+/g, " ").trim() : normalizeLabel(raw);
+    // The node's label as the graph normalised it once (GraphNode.normLabel), not again here.
+    const label = graph.nodes.get(id)?.normLabel ?? normalizeLabel(id);
     if (label === "") continue;
     const u = numberOf.get(id) as number;
     const g = groups.get(label);
