@@ -1,10 +1,12 @@
 /**
  * What `npm run bench` (bench.ts) and `npm run bench:scale` (bench-scale.ts) share: sample
  * summaries, the probe request that measures how long others wait during a piece of work, and
- * FB15k-237 replicated with entity suffixes to reach millions of edges from real data.
+ * FB15k-237 replicated with entity suffixes to reach millions of edges from real data, and the
+ * PostgreSQL benches' command line, set-up and child processes.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { KnowledgeGraph } from "../lib/graph/model";
@@ -159,5 +161,57 @@ export function runJsonChild<T>(script: string, args: readonly string[], what: s
       if (code !== 0 || !line) reject(new Error(`${what} exited with ${code}`));
       else resolve(JSON.parse(line) as T);
     });
+  });
+}
+
+/** The value after `--name` on the command line, or `fallback`. */
+export function benchOption(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return (i >= 0 ? process.argv[i + 1] : undefined) ?? fallback;
+}
+
+/** Progress to stderr, stamped with the bench's name and the time; the figures go to stdout. */
+export function benchLog(bench: string): (message: string) => void {
+  return (m) => void process.stderr.write(`[${bench} ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+}
+
+/**
+ * The PostgreSQL benches' set-up: a throwaway test database with FB15k-237 replicated `copies`
+ * times imported through the product (graph `fb<copies>x`), the connection closed so each mode
+ * runs in a fresh child process; `work` gets the graph's name and edge count, and the database
+ * is dropped afterwards whatever happens.
+ */
+export async function withReplicatedPostgresGraph(
+  database: string,
+  copies: number,
+  log: (message: string) => void,
+  work: (graph: { name: string; edges: number }) => Promise<void>,
+  afterImport?: () => Promise<void>,
+): Promise<void> {
+  process.env.REFINERY_TEST_DATABASE = "postgres";
+  const { useTestDatabase } = await import("../lib/server/db/test-database");
+  const db = await useTestDatabase(database);
+  try {
+    const { importGraphFromPath } = await import("../lib/server/graphs/import-graph");
+    const file = await replicateFb15k(copies, os.tmpdir());
+    const name = `fb${copies}x`;
+    const t0 = performance.now();
+    const imported = await importGraphFromPath({ path: file, name });
+    log(`imported ${imported.graph.edges} edges in ${((performance.now() - t0) / 1000).toFixed(1)} s; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    await afterImport?.();
+    const { disconnectDb } = await import("../lib/server/db/close");
+    await disconnectDb();
+    await work({ name, edges: imported.graph.edges });
+  } finally {
+    await db.cleanup();
+  }
+}
+
+/** A bench script's entry: `child(args after --child)` in a child process, else `main()`; an error exits 1. */
+export function runBench(main: () => Promise<void>, child: (args: string[]) => Promise<void>): void {
+  const i = process.argv.indexOf("--child");
+  (i >= 0 ? child(process.argv.slice(i + 1)) : main()).catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
   });
 }

@@ -10,19 +10,15 @@
  *
  *   scripts/with-postgres.sh npx tsx scripts/bench-sql-commits.ts [--copies 4] [--rounds 8] [--modes sql,memory] [--analyze]
  */
-import os from "node:os";
 import { fileURLToPath } from "node:url";
 import type { RefinementAction } from "../lib/loop/types";
-import { percentile, replicateFb15k, runJsonChild } from "./bench-helpers";
+import { benchLog, benchOption, percentile, runBench, runJsonChild, withReplicatedPostgresGraph } from "./bench-helpers";
 
 const self = fileURLToPath(import.meta.url);
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return (i >= 0 ? process.argv[i + 1] : undefined) ?? fallback;
-}
+const option = benchOption;
 
-const log = (m: string) => void process.stderr.write(`[bench:sql-commits ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+const log = benchLog("bench:sql-commits");
 
 interface ModeFigures {
   mode: string;
@@ -121,49 +117,27 @@ async function child(mode: "sql" | "memory", name: string, rounds: number): Prom
 async function main(): Promise<void> {
   const copies = Number(option("copies", "4"));
   const rounds = Number(option("rounds", "8"));
-  process.env.REFINERY_TEST_DATABASE = "postgres";
-  const { useTestDatabase } = await import("../lib/server/db/test-database");
-  const database = await useTestDatabase("sql_commits");
-  try {
-    const { importGraphFromPath } = await import("../lib/server/graphs/import-graph");
-    const file = await replicateFb15k(copies, os.tmpdir());
-    const name = `fb${copies}x`;
-    const t0 = performance.now();
-    const imported = await importGraphFromPath({ path: file, name });
-    log(`imported ${imported.graph.edges} edges in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    if (process.argv.includes("--analyze")) {
-      // The planner's statistics of the new rows, as autovacuum gathers them some time after an import.
-      const { getSql } = await import("../lib/server/db/sql");
-      const t1 = performance.now();
-      await getSql().execute(`ANALYZE "Edge"`, []);
-      await getSql().execute(`ANALYZE "Node"`, []);
-      log(`analyzed in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
-    }
-    const { disconnectDb } = await import("../lib/server/db/close");
-    await disconnectDb();
+  // The planner's statistics of the new rows (the import gathers them; --analyze again, as autovacuum would later).
+  const analyze = async () => {
+    if (!process.argv.includes("--analyze")) return;
+    const { getSql } = await import("../lib/server/db/sql");
+    const t1 = performance.now();
+    await getSql().execute(`ANALYZE "Edge"`, []);
+    await getSql().execute(`ANALYZE "Node"`, []);
+    log(`analyzed in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+  };
+  await withReplicatedPostgresGraph("sql_commits", copies, log, async ({ name, edges }) => {
     const rows: ModeFigures[] = [];
     for (const mode of option("modes", "sql,memory").split(",")) rows.push(await runJsonChild<ModeFigures>(self, ["--child", mode, name, String(rounds)], mode));
-    const f = (n: number, d = 0) => n.toFixed(d);
-    console.log(`\n${imported.graph.edges.toLocaleString("en")} edges, ${rounds - 1} warm rounds of 10 actions after one cold round\n`);
+    // A figure with no samples (no revert in a 2-round run) comes back from JSON as null.
+    const f = (n: number | null, d = 0) => (n === null || !Number.isFinite(n) ? "–" : n.toFixed(d));
+    console.log(`\n${edges.toLocaleString("en")} edges, ${rounds - 1} warm rounds of 10 actions after one cold round\n`);
     console.log("| mode | first check + apply | check p50 | apply p50 / max | revert p50 | RSS before | RSS after GC | peak RSS |");
     console.log("|---|---|---|---|---|---|---|---|");
     for (const r of rows) {
       console.log(`| ${r.mode} | ${f(r.firstApplyS, 1)} s | ${f(r.checkP50)} ms | ${f(r.applyP50)} / ${f(r.applyMax)} ms | ${f(r.revertP50)} ms | ${f(r.baseRssMb)} MB | ${f(r.rssMb)} MB | ${f(r.peakRssMb)} MB |`);
     }
-  } finally {
-    await database.cleanup();
-  }
+  }, analyze);
 }
 
-if (process.argv.includes("--child")) {
-  const i = process.argv.indexOf("--child");
-  child(process.argv[i + 1] as "sql" | "memory", process.argv[i + 2] as string, Number(process.argv[i + 3])).catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-} else {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+runBench(main, ([mode, name, count]) => child(mode as "sql" | "memory", name as string, Number(count)));

@@ -11,17 +11,14 @@
  */
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import { percentile, replicateFb15k, runJsonChild } from "./bench-helpers";
+import { benchLog, benchOption, percentile, runBench, runJsonChild, withReplicatedPostgresGraph } from "./bench-helpers";
 import { sqlBenchQuestions } from "./bench-sql-retrieval";
 
 const self = fileURLToPath(import.meta.url);
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return (i >= 0 ? process.argv[i + 1] : undefined) ?? fallback;
-}
+const option = benchOption;
 
-const log = (m: string) => void process.stderr.write(`[bench:sql-runs ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+const log = benchLog("bench:sql-runs");
 
 interface ModeFigures {
   mode: string;
@@ -111,44 +108,20 @@ function runChild(mode: string, name: string, runs: number): Promise<ModeFigures
 async function main(): Promise<void> {
   const copies = Number(option("copies", "4"));
   const runs = Number(option("runs", "8"));
-  process.env.REFINERY_TEST_DATABASE = "postgres";
-  const { useTestDatabase } = await import("../lib/server/db/test-database");
-  const database = await useTestDatabase("sql_runs");
-  try {
-    const { importGraphFromPath } = await import("../lib/server/graphs/import-graph");
-    const file = await replicateFb15k(copies, os.tmpdir());
-    const name = `fb${copies}x`;
-    const t0 = performance.now();
-    const imported = await importGraphFromPath({ path: file, name });
-    log(`imported ${imported.graph.edges} edges in ${((performance.now() - t0) / 1000).toFixed(1)} s; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-    const { disconnectDb } = await import("../lib/server/db/close");
-    await disconnectDb();
+  await withReplicatedPostgresGraph("sql_runs", copies, log, async ({ name, edges }) => {
     const rows: ModeFigures[] = [];
     for (const mode of ["sql", "memory"]) {
       rows.push(await runChild(mode, name, runs));
       log(`${mode} done; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
     }
     const f = (n: number, d = 0) => n.toFixed(d);
-    console.log(`\n${imported.graph.edges.toLocaleString("en")} edges, ${runs} warm runs (heuristic provider) after one cold run\n`);
+    console.log(`\n${edges.toLocaleString("en")} edges, ${runs} warm runs (heuristic provider) after one cold run\n`);
     console.log("| mode | first run | steps | retrieval p50 / p95 | judge p50 | run wall p50 | after the steps (review, writes) p50 | RSS before the first run | RSS after GC | peak RSS | CPU (all runs) |");
     console.log("|---|---|---|---|---|---|---|---|---|---|---|");
     for (const r of rows) {
       console.log(`| ${r.mode} | ${f(r.firstRunS, 1)} s | ${r.steps} | ${f(r.retrievalP50)} / ${f(r.retrievalP95)} ms | ${f(r.judgeP50)} ms | ${f(r.runWallP50)} ms | ${f(r.reviewP50)} ms | ${f(r.baseRssMb)} MB | ${f(r.rssMb)} MB | ${f(r.peakRssMb)} MB | ${f(r.cpuS, 1)} s |`);
     }
-  } finally {
-    await database.cleanup();
-  }
+  });
 }
 
-if (process.argv.includes("--child")) {
-  const i = process.argv.indexOf("--child");
-  child(process.argv[i + 1] as "sql" | "memory", process.argv[i + 2] as string, Number(process.argv[i + 3])).catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-} else {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
-}
+runBench(main, ([mode, name, count]) => child(mode as "sql" | "memory", name as string, Number(count)));

@@ -15,15 +15,12 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { benchActions, benchQuestions, replicateFb15k, summarize } from "./bench-helpers";
+import { benchActions, benchOption, benchQuestions, replicateFb15k, summarize } from "./bench-helpers";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const data = path.resolve(root, "..", "shared", "data");
 
-function option(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return (i >= 0 ? process.argv[i + 1] : undefined) ?? fallback;
-}
+const option = benchOption;
 
 async function main(): Promise<void> {
   if (process.env.REFINERY_BENCH_PG_URL) {

@@ -21,6 +21,7 @@ import { queryStoredGraph } from "./sql-query-graph";
 import type { SqlGraphSource } from "./sql-retrieval";
 import { sqlExpandHops, sqlQueryGraph } from "./sql-retrieval";
 import { sqlRetrievalThreshold, usesSqlRetrieval } from "./sql-retrieval-setting";
+import { withSqlRetrieval } from "../db/with-env";
 
 describe("REFINERY_SQL_RETRIEVAL_EDGES", () => {
   it("defaults to 5,000,000 edges, 0 turns it off, and only PostgreSQL uses it", () => {
@@ -246,19 +247,11 @@ describe.skipIf(testDialect() !== "postgres")("label substrings of expandHops's 
 describe.skipIf(testDialect() !== "postgres")("queryStoredGraph (refinery query, MCP query)", () => {
   it("answers through SQL above REFINERY_SQL_RETRIEVAL_EDGES and in memory below, alike", async () => {
     const question = "how does Client send a request";
-    const saved = process.env.REFINERY_SQL_RETRIEVAL_EDGES;
-    try {
-      process.env.REFINERY_SQL_RETRIEVAL_EDGES = "1";
-      const sql = await queryStoredGraph({ name: "httpx", question, limit: 20 });
-      process.env.REFINERY_SQL_RETRIEVAL_EDGES = "0";
-      const memory = await queryStoredGraph({ name: "httpx", question, limit: 20 });
-      expect([sql.via, memory.via]).toEqual(["sql", "memory"]);
-      expect(sql.result.triples.length).toBeGreaterThan(0);
-      expect(sql.result).toEqual(memory.result);
-      expect(formatQueryText(sql.graph, sql.result)).toBe(formatQueryText(memory.graph, memory.result));
-    } finally {
-      if (saved === undefined) delete process.env.REFINERY_SQL_RETRIEVAL_EDGES;
-      else process.env.REFINERY_SQL_RETRIEVAL_EDGES = saved;
-    }
+    const sql = await withSqlRetrieval("1", () => queryStoredGraph({ name: "httpx", question, limit: 20 }));
+    const memory = await withSqlRetrieval("0", () => queryStoredGraph({ name: "httpx", question, limit: 20 }));
+    expect([sql.via, memory.via]).toEqual(["sql", "memory"]);
+    expect(sql.result.triples.length).toBeGreaterThan(0);
+    expect(sql.result).toEqual(memory.result);
+    expect(formatQueryText(sql.graph, sql.result)).toBe(formatQueryText(memory.graph, memory.result));
   }, 120_000);
 });

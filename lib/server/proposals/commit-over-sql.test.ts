@@ -25,6 +25,7 @@ import { findApplyBlocker } from "../approvals";
 import { diffVersions, diffVersionsGraph, findVersions, revertVersion } from "./changesets";
 import { applyProposal, createProposal, getProposal, previewProposal, reviewForGraph } from "./proposals";
 import { sqlCommitCounts } from "../graphs";
+import { withSqlRetrieval } from "../db/with-env";
 
 /** Every whole load, by graph name: the SQL copy must not appear while it is worked on. */
 const loads = vi.hoisted(() => [] as string[]);
@@ -84,17 +85,6 @@ afterAll(async () => {
   await db?.cleanup();
 });
 
-async function withSetting<T>(value: string, work: () => Promise<T>): Promise<T> {
-  const saved = process.env.REFINERY_SQL_RETRIEVAL_EDGES;
-  process.env.REFINERY_SQL_RETRIEVAL_EDGES = value;
-  try {
-    return await work();
-  } finally {
-    if (saved === undefined) delete process.env.REFINERY_SQL_RETRIEVAL_EDGES;
-    else process.env.REFINERY_SQL_RETRIEVAL_EDGES = saved;
-  }
-}
-
 /** The result or the error (code and message) of a call: both paths must give the same one. */
 async function outcome<T>(work: () => Promise<T>): Promise<{ ok: T } | { error: { code: string; message: string; details: unknown } }> {
   try {
@@ -108,7 +98,7 @@ async function outcome<T>(work: () => Promise<T>): Promise<{ ok: T } | { error: 
 /** Work on the SQL copy: with the setting at 10, and no whole load of it meanwhile. */
 async function onSql<T>(name: string, work: () => Promise<T>): Promise<T> {
   const from = loads.length;
-  const result = await withSetting("10", work);
+  const result = await withSqlRetrieval("10", work);
   expect(loads.slice(from).filter((n) => n === sqlOf(name))).toEqual([]);
   return result;
 }
@@ -121,7 +111,7 @@ async function onSql<T>(name: string, work: () => Promise<T>): Promise<T> {
  */
 function onMemory<T>(work: () => Promise<T>): Promise<T> {
   evictGraphs();
-  return withSetting("0", work);
+  return withSqlRetrieval("0", work);
 }
 
 /**

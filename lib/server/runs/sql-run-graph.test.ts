@@ -23,6 +23,7 @@ import { getDb } from "../db/db";
 import { importGraphFromPath } from "../graphs";
 import type { TestDatabase } from "../db/test-database";
 import { testDialect, useTestDatabase } from "../db/test-database";
+import { withSqlRetrieval } from "../db/with-env";
 
 let db: TestDatabase;
 
@@ -34,17 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.cleanup();
 });
-
-async function withSetting<T>(value: string, work: () => Promise<T>): Promise<T> {
-  const saved = process.env.REFINERY_SQL_RETRIEVAL_EDGES;
-  process.env.REFINERY_SQL_RETRIEVAL_EDGES = value;
-  try {
-    return await work();
-  } finally {
-    if (saved === undefined) delete process.env.REFINERY_SQL_RETRIEVAL_EDGES;
-    else process.env.REFINERY_SQL_RETRIEVAL_EDGES = saved;
-  }
-}
 
 /** What must not depend on where the graph is: the steps (retrieval and the judge's verdicts), but timings. */
 function comparable(run: RunDetails) {
@@ -73,30 +63,30 @@ const jsonl = (file: string) => readData("metaqa", file).split("\n").filter(Bool
 
 describe("runs over SQL retrieval", () => {
   it.skipIf(testDialect() !== "sqlite")("on SQLite the graph is always in memory", async () => {
-    await withSetting("1", async () => expect((await pickRunGraph("metaqa")).via).toBe("memory"));
+    await withSqlRetrieval("1", async () => expect((await pickRunGraph("metaqa")).via).toBe("memory"));
   });
 
   it.skipIf(testDialect() !== "postgres")(
     "give the same steps, judge calls and step answers as in memory",
     async () => {
       const questions = [...jsonl("questions-1hop.jsonl").slice(0, 6), ...jsonl("questions-2hop.jsonl").slice(0, 6)];
-      expect(await withSetting("1", async () => (await pickRunGraph("metaqa")).via)).toBe("sql");
+      expect(await withSqlRetrieval("1", async () => (await pickRunGraph("metaqa")).via)).toBe("sql");
       let steps = 0;
       let proposed = 0;
       let answered = 0;
       let refinedAlike = 0;
       let refined = 0;
       for (const question of questions) {
-        const memory = await withSetting("0", () => runIt(question));
-        const sql = await withSetting("1", () => runIt(question));
+        const memory = await withSqlRetrieval("0", () => runIt(question));
+        const sql = await withSqlRetrieval("1", () => runIt(question));
         expect(comparable(sql), question).toEqual(comparable(memory));
         steps += memory.stepRecords.length;
         if (memory.abduction !== null) {
           refined++;
           if (afterSteps(sql) === afterSteps(memory)) refinedAlike++;
         }
-        const memoryAnswer = await withSetting("0", () => answerRunStep(memory.id));
-        const sqlAnswer = await withSetting("1", () => answerRunStep(sql.id));
+        const memoryAnswer = await withSqlRetrieval("0", () => answerRunStep(memory.id));
+        const sqlAnswer = await withSqlRetrieval("1", () => answerRunStep(sql.id));
         expect(sqlAnswer?.trace.answers, question).toEqual(memoryAnswer?.trace.answers);
         if (memoryAnswer?.trace.answers.length) answered++;
         if (sql.proposalId) {
@@ -141,8 +131,8 @@ describe.skipIf(testDialect() !== "postgres")("the review of a run's actions ove
     const actions = sampleActions();
     const version = 1;
     // In memory with the mined rules (waited for), as a run's final review has them.
-    const memory = await withSetting("0", () => reviewForGraph({ graph: "metaqa", version, actions, rulesWaitMs: 300_000 }));
-    const sql = await withSetting("1", () => reviewForGraph({ graph: "metaqa", version, actions }));
+    const memory = await withSqlRetrieval("0", () => reviewForGraph({ graph: "metaqa", version, actions, rulesWaitMs: 300_000 }));
+    const sql = await withSqlRetrieval("1", () => reviewForGraph({ graph: "metaqa", version, actions }));
     expect(sql).toHaveLength(memory.length);
     const ids = (r: ActionReview) => Object.fromEntries(Object.entries(r.resolved).map(([k, v]) => [k, v ? { status: v.status, nodeId: v.nodeId, candidates: v.status === "ambiguous" ? v.candidates.map((c) => c.id).sort() : [] } : null]));
     const order = { LOW: 0, MEDIUM: 1, HIGH: 2 } as const;
@@ -173,8 +163,8 @@ describe.skipIf(testDialect() !== "postgres")("asks and planned runs over SQL", 
         const t = a.trace;
         return { status: a.status, plan: t?.plan, answers: t?.answers, stepAnswers: t?.stepAnswers, calls: t?.calls.map((c) => ({ tool: c.tool, input: c.input, output: c.output })), subgraph: t?.subgraph };
       };
-      const memory = await withSetting("0", () => askGraph({ graph: "metaqa", question, provider: "heuristic", corpusFallback: false }));
-      const sql = await withSetting("1", () => askGraph({ graph: "metaqa", question, provider: "heuristic", corpusFallback: false }));
+      const memory = await withSqlRetrieval("0", () => askGraph({ graph: "metaqa", question, provider: "heuristic", corpusFallback: false }));
+      const sql = await withSqlRetrieval("1", () => askGraph({ graph: "metaqa", question, provider: "heuristic", corpusFallback: false }));
       expect(same(sql), question).toEqual(same(memory));
       answers += memory.trace?.answers.length ?? 0;
     }
@@ -186,8 +176,8 @@ describe.skipIf(testDialect() !== "postgres")("asks and planned runs over SQL", 
     try {
       let planned = 0;
       for (const question of [...jsonl("questions-1hop.jsonl").slice(30, 33), ...jsonl("questions-2hop.jsonl").slice(30, 33)]) {
-        const memory = await withSetting("0", () => runIt(question));
-        const sql = await withSetting("1", () => runIt(question));
+        const memory = await withSqlRetrieval("0", () => runIt(question));
+        const sql = await withSqlRetrieval("1", () => runIt(question));
         expect(comparable(sql), question).toEqual(comparable(memory));
         if (memory.stepRecords[0]?.retrieval.method === "graph_rft_plan") planned++;
       }
