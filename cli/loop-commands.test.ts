@@ -10,7 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dataPath } from "../lib/test/data";
 import { getDb } from "../lib/server/db/db";
 import type { TestDatabase } from "../lib/server/db/test-database";
-import { useTestDatabase } from "../lib/server/db/test-database";
+import { testDialect, useTestDatabase } from "../lib/server/db/test-database";
+import { withSqlRetrieval } from "../lib/server/db/with-env";
+import { evictGraphs, getVersionCacheStats } from "../lib/server/graphs/graph-versions";
 import { markInterruptedRuns } from "../lib/server/runs/runs";
 import { main } from "./main";
 
@@ -149,6 +151,21 @@ describe("loop run", () => {
     expect(invalid.code).toBe(1);
     expect(invalid.err).toContain("Nobody");
     expect(invalid.err).toMatch(/Yes/);
+
+    // Served by SQL retrieval (PostgreSQL): the trace is checked on a partial graph of its own nodes and edges, alike.
+    if (testDialect() === "postgres") {
+      evictGraphs(); // nothing cached: a whole load would show in the count
+      const before = getVersionCacheStats().loads;
+      const overSql = await withSqlRetrieval("1", async () => [
+        await run("loop", "validate", "musique", "--trace-file", exported.trace_file, "--refinement-file", exported.refinement_file),
+        await run("loop", "validate", "musique", "--trace-file", bad),
+      ]);
+      expect(overSql.map((r) => [r.code, r.err])).toEqual([
+        [v.code, v.err],
+        [invalid.code, invalid.err],
+      ]);
+      expect(getVersionCacheStats().loads).toBe(before);
+    }
   });
 
   it("fails with a clear reason after the format retries, keeping the steps", async () => {

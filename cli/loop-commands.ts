@@ -10,7 +10,8 @@ import { CLI_ACTOR } from "../lib/auth/permissions";
 import { deepRefineFileNames, parseDeepRefineTrace, refinementActionsText, runTraceFromLoaded, traceToDeepRefineJson, validateTrace } from "../lib/loop/deeprefine-files";
 import type { LoopConfig, LoopEvent } from "../lib/loop/types";
 import { DEFAULT_LOOP_CONFIG } from "../lib/loop/types";
-import { getGraphRecord, loadGraph } from "../lib/server/graphs/graph-store";
+import { getGraphRecord } from "../lib/server/graphs/graph-store";
+import { runOnVersion } from "../lib/server/graphs/on-version";
 import type { ProviderName } from "../lib/server/providers";
 import { getProvider } from "../lib/server/providers";
 import { addQuestions, findQuestions, syncMemoryFiles } from "../lib/server/runs/questions";
@@ -165,8 +166,8 @@ export function registerLoopCommands(program: Command, io: Io): void {
     .action(async (graph: string, opts: { traceFile: string; refinementFile?: string; json?: boolean }) => {
       const trace = parseDeepRefineTrace(readText(opts.traceFile), { source: opts.traceFile });
       const refinementText = opts.refinementFile ? readText(opts.refinementFile) : undefined;
-      const { graph: kg } = await loadGraph(graph);
-      const result = validateTrace({ trace, config: DEFAULT_LOOP_CONFIG, graph: kg, refinementText });
+      // On the version in memory, or over SQL for a graph served by SQL retrieval (only the trace's nodes and edges are read).
+      const { result } = await runOnVersion(graph, undefined, (kg) => validateTrace({ trace, config: DEFAULT_LOOP_CONFIG, graph: kg, refinementText }));
       if (opts.json) printJson(io, result);
       else if (result.ok) io.out(`valid: ${opts.traceFile}`);
       else for (const e of result.errors) io.err(`invalid: ${e}`);
@@ -201,8 +202,7 @@ export function registerLoopCommands(program: Command, io: Io): void {
     .action(async (graph: string, opts: { traceFile: string; refinementFile?: string; json?: boolean }) => {
       const loaded = parseDeepRefineTrace(readText(opts.traceFile), { source: opts.traceFile });
       const refinementText = opts.refinementFile ? readText(opts.refinementFile) : undefined;
-      const { graph: kg } = await loadGraph(graph);
-      const check = validateTrace({ trace: loaded, config: DEFAULT_LOOP_CONFIG, graph: kg, refinementText });
+      const { result: check } = await runOnVersion(graph, undefined, (kg) => validateTrace({ trace: loaded, config: DEFAULT_LOOP_CONFIG, graph: kg, refinementText }));
       if (!check.ok) {
         for (const e of check.errors) io.err(`invalid: ${e}`);
         throw new CommandFailed();
