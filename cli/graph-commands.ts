@@ -7,9 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { Option } from "commander";
-import { exportGraphifyJson, graphifyJsonChunks } from "../lib/export/export-graphify";
 import { formatQueryText } from "../lib/retrieve/query-graph";
-import { findGraphs, findRelationCounts, getGraphSummary, loadGraph } from "../lib/server/graphs/graph-store";
+import { findGraphs, findRelationCounts, getGraphSummary } from "../lib/server/graphs/graph-store";
 import type { GraphFormat } from "../lib/server/graphs/graph-store";
 import { CLI_ACTOR } from "../lib/auth/permissions";
 import type { Io } from "./output";
@@ -26,14 +25,14 @@ function positiveInt(value: string, flag: string): number {
  * complete, so a crash (or a failed write) never leaves a half-written export behind.
  * Returns the bytes written.
  */
-function writeChunksAtomic(file: string, chunks: Iterable<string>): number {
+async function writeChunksAtomic(file: string, chunks: AsyncIterable<string>): Promise<number> {
   const dir = path.dirname(path.resolve(file));
   fs.mkdirSync(dir, { recursive: true });
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.tmp`);
   const fd = fs.openSync(tmp, "w");
   let bytes = 0;
   try {
-    for (const chunk of chunks) {
+    for await (const chunk of chunks) {
       const buffer = Buffer.from(chunk, "utf8");
       for (let done = 0; done < buffer.length; ) done += fs.writeSync(fd, buffer, done);
       bytes += buffer.length;
@@ -155,15 +154,22 @@ export function registerGraphCommands(program: Command, io: Io): void {
     .option("--json", "with --out: print {out, bytes, version} as JSON")
     .action(async (name: string, opts: { version?: string; out?: string; json?: boolean }) => {
       const version = opts.version === undefined ? undefined : positiveInt(opts.version, "--version");
-      const loaded = await loadGraph(name, version);
+      // From the loaded version, or straight from its rows for a graph served by SQL retrieval
+      // (never loaded whole: lib/server/graphs/sql-export.ts). Errors come before any output.
+      const { openGraphExport } = await import("../lib/server/graphs/sql-export");
+      const exported = await openGraphExport(name, version);
       if (!opts.out) {
-        if (!io.write) return io.out(exportGraphifyJson(loaded.graph));
-        for (const chunk of graphifyJsonChunks(loaded.graph)) await io.write(chunk);
+        if (!io.write) {
+          const parts: string[] = [];
+          for await (const chunk of exported.chunks()) parts.push(chunk);
+          return io.out(parts.join(""));
+        }
+        for await (const chunk of exported.chunks()) await io.write(chunk);
         await io.write("\n");
         return;
       }
-      const bytes = writeChunksAtomic(opts.out, graphifyJsonChunks(loaded.graph));
-      const info = { out: path.resolve(opts.out), bytes, version: loaded.version };
+      const bytes = await writeChunksAtomic(opts.out, exported.chunks());
+      const info = { out: path.resolve(opts.out), bytes, version: exported.version };
       if (opts.json) printJson(io, info);
       else io.out(`wrote ${info.out} (version ${info.version}, ${info.bytes} bytes)`);
     });

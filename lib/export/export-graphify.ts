@@ -6,16 +6,16 @@
  */
 import type { JsonObject, JsonValue } from "../json/lossless-json";
 import { stringifyLosslessJson } from "../json/lossless-json";
-import type { GraphEdge, GraphNode, KnowledgeGraph } from "../graph/model";
+import type { GraphEdge, GraphMeta, GraphNode, KnowledgeGraph } from "../graph/model";
 
 /** The node's record as it should be written: its original record, with edits applied. */
-export function nodeRecord(node: GraphNode): JsonObject {
+export function nodeRecord(node: Pick<GraphNode, "id" | "label" | "attrs">): JsonObject {
   if (node.attrs.id === node.id) return node.attrs;
   return { ...node.attrs, label: node.label, id: node.id };
 }
 
 /** The edge's record, with endpoint fields rewritten if the edge was rewired (e.g. by a merge). */
-export function edgeRecord(edge: GraphEdge): JsonObject {
+export function edgeRecord(edge: Pick<GraphEdge, "source" | "target" | "relation" | "attrs">): JsonObject {
   const r = edge.attrs;
   if (Object.keys(r).length === 0) return { relation: edge.relation, source: edge.source, target: edge.target };
   const hasTrueDirection = "_src" in r || "_tgt" in r;
@@ -89,79 +89,89 @@ export function graphifyJsonChunks(graph: KnowledgeGraph, options: GraphifyJsonC
   return printChunks(graph.meta, [...graph.nodes.values()], [...graph.edges.values()], options.chunkSize ?? 64 * 1024);
 }
 
-function* printChunks(meta: KnowledgeGraph["meta"], nodes: GraphNode[], edges: GraphEdge[], chunkSize: number): Generator<string, void, undefined> {
+function* printChunks(meta: GraphMeta, nodes: GraphNode[], edges: GraphEdge[], chunkSize: number): Generator<string, void, undefined> {
+  const printer = new GraphifyPrinter(chunkSize);
+  for (const part of graphifyFrame(meta)) {
+    if (typeof part === "string") {
+      printer.text(part);
+      continue;
+    }
+    if (part.list === "nodes") {
+      for (const node of nodes) if (printer.record(nodeRecord(node))) yield printer.take();
+    } else for (const edge of edges) if (printer.record(edgeRecord(edge))) yield printer.take();
+    printer.endList();
+  }
+  yield printer.take();
+}
+
+/** A piece of the document's frame: text, or the place of one of its record lists. */
+export type GraphifyFramePart = string | { list: "nodes" | "links" };
+
+/**
+ * The document around its two record lists, in graphToGraphifyDocument's key order
+ * (Object.keys of the top record, copied into a fresh object): text to print as it is, and
+ * where the node list and the edge list (under the graph's own linksKey) go. Shared with the
+ * export straight from stored rows (export-graphify-rows.ts).
+ */
+export function graphifyFrame(meta: GraphMeta): GraphifyFramePart[] {
   const { top, linksKey } = meta;
   const base: JsonObject =
     Object.keys(top).length > 0 ? top : { directed: true, multigraph: true, graph: {}, nodes: null, [linksKey]: null };
-  let parts: string[] = [];
-  let size = 0;
-  const push = (text: string): boolean => {
-    parts.push(text);
-    size += text.length;
-    return size >= chunkSize;
-  };
-  const take = (): string => {
-    const chunk = parts.join("");
-    parts = [];
-    size = 0;
-    return chunk;
-  };
-  // graphToGraphifyDocument's key order: Object.keys(base), copied into a fresh object.
   const keys = Object.keys(base);
-  if (keys.length === 0) {
-    yield "{}";
-    return;
-  }
+  if (keys.length === 0) return ["{}"];
   const keyPad = "\n" + " ".repeat(INDENT);
-  const itemPad = "\n" + " ".repeat(INDENT * 2);
-  push("{");
+  const parts: GraphifyFramePart[] = ["{"];
   for (const [i, key] of keys.entries()) {
-    push(`${i > 0 ? "," : ""}${keyPad}${stringifyLosslessJson(key, JSON_OPTIONS)}: `);
-    const records: Iterable<JsonObject> | undefined =
-      key === "nodes" ? mapIterable(nodes, nodeRecord) : key === linksKey ? mapIterable(edges, edgeRecord) : undefined;
-    if (records === undefined) {
-      push(stringifyAt(base[key] as JsonValue, 1));
-      continue;
-    }
-    let first = true;
-    for (const record of records) {
-      if (push(`${first ? "[" : ","}${itemPad}${stringifyAt(record, 2)}`)) yield take();
-      first = false;
-    }
-    push(first ? "[]" : `${keyPad}]`);
+    parts.push(`${i > 0 ? "," : ""}${keyPad}${stringifyLosslessJson(key, JSON_OPTIONS)}: `);
+    if (key === "nodes") parts.push({ list: "nodes" });
+    else if (key === linksKey) parts.push({ list: "links" });
+    else parts.push(stringifyAt(base[key] as JsonValue, 1));
   }
-  push("\n}");
-  yield take();
+  parts.push("\n}");
+  return parts;
 }
 
-function* mapIterable<T, U>(items: Iterable<T>, fn: (item: T) => U): Generator<U, void, undefined> {
-  for (const item of items) yield fn(item);
+/**
+ * Text gathered into chunks of about `chunkSize` characters: the frame's parts and one record
+ * at a time, each printed as it sits in its list. `record` says when a chunk is full (`take` it).
+ */
+export class GraphifyPrinter {
+  private parts: string[] = [];
+  private size = 0;
+  private first = true;
+
+  constructor(private readonly chunkSize: number) {}
+
+  text(text: string): boolean {
+    this.parts.push(text);
+    this.size += text.length;
+    return this.size >= this.chunkSize;
+  }
+
+  /** The next record of the list under way. */
+  record(record: JsonObject): boolean {
+    const full = this.text(`${this.first ? "[" : ","}${ITEM_PAD}${stringifyAt(record, 2)}`);
+    this.first = false;
+    return full;
+  }
+
+  /** Close the list under way (`[]` if it had no record). */
+  endList(): void {
+    this.text(this.first ? "[]" : `\n${" ".repeat(INDENT)}]`);
+    this.first = true;
+  }
+
+  take(): string {
+    const chunk = this.parts.join("");
+    this.parts = [];
+    this.size = 0;
+    return chunk;
+  }
 }
+
+const ITEM_PAD = "\n" + " ".repeat(INDENT * 2);
 
 /** The whole graph.json as one string (small graphs, tests); see graphifyJsonChunks for any size. */
 export function exportGraphifyJson(graph: KnowledgeGraph): string {
   return [...graphifyJsonChunks(graph)].join("");
-}
-
-/**
- * The chunks as a stream of UTF-8 bytes (an HTTP response body), one chunk printed per pull so
- * the reader paces the printing; `trailer` is appended at the end (e.g. a final newline).
- */
-export function graphifyJsonStream(graph: KnowledgeGraph, options: GraphifyJsonChunkOptions & { trailer?: string } = {}): ReadableStream<Uint8Array> {
-  const chunks = graphifyJsonChunks(graph, options);
-  const encoder = new TextEncoder();
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      const next = chunks.next();
-      if (!next.done) {
-        controller.enqueue(encoder.encode(next.value));
-        return;
-      }
-      if (options.trailer) controller.enqueue(encoder.encode(options.trailer));
-      controller.close();
-    },
-    cancel() {
-      chunks.return();
-    },
-  });
 }

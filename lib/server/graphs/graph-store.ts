@@ -171,6 +171,14 @@ async function buildGraph(graphId: string, version: number, meta: string, source
  * by deletes) skips ahead to the next ord the index holds.
  */
 async function readLivePages(table: "Node" | "Edge", columns: string, graphId: string, version: number, onPage: (rows: unknown[][]) => void): Promise<void> {
+  for await (const rows of livePages<unknown[]>(table, columns, graphId, version)) {
+    onPage(rows);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** The same windows pulled one page at a time (export prints each page before the next is read). */
+export async function* livePages<T>(table: "Node" | "Edge", columns: string, graphId: string, version: number): AsyncGenerator<T[], void, undefined> {
   const sql = getSql();
   const live = `"graphId" = ? AND "validFrom" <= ? AND ("validTo" IS NULL OR "validTo" > ?)`;
   // One subquery per bound: SQLite answers a lone MIN or MAX from the index's end, but scans the
@@ -185,13 +193,12 @@ async function readLivePages(table: "Node" | "Edge", columns: string, graphId: s
   for (let lo = Number(span.lo); lo <= hi; ) {
     const rows = await sql.queryRows(windowed, [graphId, version, version, lo, lo + page]);
     lo += page;
-    if (rows.length > 0) onPage(rows);
+    if (rows.length > 0) yield rows as T[];
     else {
       const next = (await sql.get<{ lo: number | string | null }>(nextOrd, [graphId, lo]))?.lo;
       if (next === null || next === undefined) return;
       lo = Number(next);
     }
-    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 

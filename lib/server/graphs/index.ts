@@ -12,6 +12,7 @@ export * from "./wordnet-lexicon";
 export * from "./contract";
 export * from "./find-node-names";
 export * from "./on-version";
+export * from "./sql-export";
 export * from "./sql-query-graph";
 export * from "./sql-retrieval-setting";
 export * from "./sql-run-neighbourhood";
