@@ -2,6 +2,11 @@
  * Read-only views of a stored graph for the explorer UI and its API: ranked node search, a
  * bounded neighbourhood, and one node's details with the source text behind it. Everything
  * returned is plain JSON (no Maps, no LosslessNumber), safe to hand to a client component.
+ *
+ * Each view is a pure function of a graph (`searchOn`, `neighbourhoodOn`, `nodeDetailsOn`): on
+ * graphs retrieved through SQL (over REFINERY_SQL_RETRIEVAL_EDGES on PostgreSQL) the same
+ * functions run on a partial graph of what they read (sql-explore.ts, loaded only then), so
+ * the explorer gives the same answers without any instance holding the graph.
  */
 import { AppError } from "../../errors";
 import type { GraphNode, KnowledgeGraph, Triple } from "../../graph/model";
@@ -12,6 +17,7 @@ import { documentIdsOf, parseSourceLocation } from "../../import/corpus";
 import type { JsonValue } from "../../json/lossless-json";
 import { LosslessNumber } from "../../json/lossless-json";
 import { findDocuments, loadGraph } from "./graph-store";
+import { findSqlRunGraph } from "./sql-run-retrieval";
 
 export type PlainJson = null | boolean | number | string | PlainJson[] | { [key: string]: PlainJson };
 
@@ -112,7 +118,17 @@ export interface SearchNodesOptions {
  * those are few, labels that merely contain the query: people type fragments into a search box.
  */
 export async function searchNodes({ name, q, limit = 20 }: SearchNodesOptions): Promise<SearchResult> {
+  const sql = await findSqlRunGraph(name);
+  if (sql) {
+    if (!q.trim()) return { q, hits: [] };
+    return (await import("./sql-explore")).sqlSearchNodes(sql.source, q, limit, (graph, pool) => searchOn(graph, q, limit, pool));
+  }
   const { graph } = await loadGraph(name);
+  return searchOn(graph, q, limit);
+}
+
+/** searchNodes on `graph`; the substring tier reads `substringPool` (default: every node). */
+export function searchOn(graph: KnowledgeGraph, q: string, limit: number, substringPool: Iterable<GraphNode> = graph.nodes.values()): SearchResult {
   const query = q.trim();
   if (!query) return { q, hits: [] };
   const resolution = resolveName({ graph, name: query, limit });
@@ -127,7 +143,7 @@ export async function searchNodes({ name, q, limit = 20 }: SearchNodesOptions): 
   if (hits.length < limit) {
     const norm = normalizeLabel(query);
     const extra: GraphNode[] = [];
-    for (const node of graph.nodes.values()) {
+    for (const node of substringPool) {
       if (!seen.has(node.id) && node.normLabel.includes(norm)) extra.push(node);
     }
     extra.sort((a, b) => {
@@ -149,7 +165,10 @@ export interface FindHubNodesOptions {
 
 /** The highest-degree nodes: where to start when nothing is selected yet. */
 export async function findHubNodes({ name, limit = 12 }: FindHubNodesOptions): Promise<NodeSummary[]> {
+  const sql = await findSqlRunGraph(name);
+  if (sql) return (await import("./sql-explore")).sqlFindHubNodes(sql.source, limit);
   const { graph } = await loadGraph(name);
+  // The first `limit` nodes by degree (descending), ties in graph order: sql-explore.ts relies on this.
   const top: NodeSummary[] = [];
   for (const node of graph.nodes.values()) {
     const summary = summarize(graph, node);
@@ -176,7 +195,16 @@ export interface GetNeighbourhoodOptions {
  * was cut (`truncated`) rather than freezing the browser with thousands of nodes.
  */
 export async function getNeighbourhood({ name, nodeId, depth = 1, limit = 150 }: GetNeighbourhoodOptions): Promise<Neighbourhood> {
+  const sql = await findSqlRunGraph(name);
+  if (sql) {
+    const { settleExplore } = await import("./sql-explore");
+    return (await settleExplore(sql.source, (graph) => neighbourhoodOn(graph, name, nodeId, depth, limit))).result;
+  }
   const { graph } = await loadGraph(name);
+  return neighbourhoodOn(graph, name, nodeId, depth, limit);
+}
+
+export function neighbourhoodOn(graph: KnowledgeGraph, name: string, nodeId: string, depth: number, limit: number): Neighbourhood {
   const center = requireNode(graph, name, nodeId);
   const included = new Set<string>([center.id]);
   let truncated = false;
@@ -228,7 +256,19 @@ export interface GetNodeDetailsOptions {
 }
 
 export async function getNodeDetails({ name, nodeId }: GetNodeDetailsOptions): Promise<NodeDetails> {
+  const sql = await findSqlRunGraph(name);
+  if (sql) {
+    const { settleExplore } = await import("./sql-explore");
+    const { graph, result: details } = await settleExplore(sql.source, (g) => nodeDetailsOn(g, name, nodeId));
+    return { ...details, source: await findNodeSource(sql.source.graphId, graph, graph.getNode(nodeId) as GraphNode) };
+  }
   const { graphId, graph } = await loadGraph(name);
+  const details = nodeDetailsOn(graph, name, nodeId);
+  return { ...details, source: await findNodeSource(graphId, graph, graph.getNode(nodeId) as GraphNode) };
+}
+
+/** Everything of getNodeDetails but the source text; reads the node and its incident edges. */
+export function nodeDetailsOn(graph: KnowledgeGraph, name: string, nodeId: string): Omit<NodeDetails, "source"> {
   const node = requireNode(graph, name, nodeId);
   const incident = graph.incidentEdges(node.id);
   const triples = incident.slice(0, MAX_TRIPLES).map((e) => ({ key: e.key, ...graph.toTriple(e) }));
@@ -237,10 +277,10 @@ export async function getNodeDetails({ name, nodeId }: GetNodeDetailsOptions): P
     node: { ...summarize(graph, node), sourceFile: node.sourceFile, sourceLocation: node.sourceLocation, attrs },
     triples,
     totalTriples: incident.length,
-    source: await findNodeSource(graphId, graph, node),
   };
 }
 
+/** Reads the node and its incident edges (source passages) of `graph`, then the stored documents. */
 async function findNodeSource(graphId: string, graph: KnowledgeGraph, node: GraphNode): Promise<NodeSource> {
   if (node.sourceFile) {
     const [doc] = await findDocuments(graphId, [node.sourceFile]);

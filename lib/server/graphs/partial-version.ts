@@ -349,10 +349,19 @@ export interface Settled<T> {
 /**
  * Run `run` on partial graphs of `source` until a run misses nothing. A run that throws (a plan
  * refusing "no node named …") counts only once it missed nothing: a name not fetched yet is not
- * a name the graph lacks. `prefetch` fetches what the graph cannot record (edges by key).
+ * a name the graph lacks. `prefetch` fetches what the graph cannot record (edges by key); `more`
+ * (after a run that missed nothing) fetches reads the graph cannot record either and says whether
+ * it found anything new (then the run is repeated). `exemplars: false` skips the community
+ * exemplars a commit's review reads (the explorer does not).
  */
-export async function settleOverSql<T>(source: SqlGraphSource, run: (graph: KnowledgeGraph) => T, prefetch?: (rows: CommitRows) => Promise<void>, rows = new CommitRows(source)): Promise<Settled<T>> {
-  await Promise.all([rows.fetchExemplars(), prefetch?.(rows)]);
+export async function settleOverSql<T>(
+  source: SqlGraphSource,
+  run: (graph: KnowledgeGraph) => T,
+  prefetch?: (rows: CommitRows) => Promise<void>,
+  rows = new CommitRows(source),
+  options: { exemplars?: boolean; more?: (rows: CommitRows, graph: KnowledgeGraph) => Promise<boolean> } = {},
+): Promise<Settled<T>> {
+  await Promise.all([options.exemplars === false ? null : rows.fetchExemplars(), prefetch?.(rows)]);
   for (let round = 1; ; round++) {
     sqlCommitStats.rounds++;
     const graph = rows.build();
@@ -362,11 +371,12 @@ export async function settleOverSql<T>(source: SqlGraphSource, run: (graph: Know
     } catch (error) {
       outcome = { ok: false, error };
     }
-    if (!graph.hasMisses()) {
+    if (!graph.hasMisses() && !(options.more && (await options.more(rows, graph)))) {
       if (!outcome.ok) throw outcome.error;
       return { result: outcome.result, graph, rows, rounds: round };
     }
     if (round >= MAX_ROUNDS) throw new AppError("INTERNAL", `the partial graph of version ${source.version} did not settle after ${MAX_ROUNDS} rounds`);
+    if (!graph.hasMisses()) continue;
     const { ids, adjacency, norms } = graph.misses;
     await Promise.all([rows.fetchNorms(norms), rows.fetchMissedIds(ids), rows.fetchAdjacency(adjacency)]);
   }
