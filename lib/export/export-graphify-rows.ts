@@ -1,44 +1,25 @@
 /**
  * graph.json straight from a version's stored rows, read page by page (the SQL export,
  * lib/server/graphs/sql-export.ts): the same text as graphifyJsonChunks of the loaded version,
- * byte for byte, without building the graph. A row's record is what a load makes of its columns
- * (graph-rows.ts: `data` null is the record the columns give) put through the same nodeRecord /
- * edgeRecord, and the frame and printing are export-graphify.ts's own. Pure: rows come from the
+ * byte for byte, without building the graph. Each row becomes the node or edge a load makes of it
+ * (the caller maps it with graph-rows.ts, as the loader does), put through the same nodeRecord /
+ * edgeRecord, and the frame and printing are export-graphify.ts's own. Pure: pages come from the
  * caller, in stored order ("ord", "pk"), which is the order a loaded graph iterates in.
  */
-import type { GraphMeta } from "../graph/model";
-import type { JsonObject } from "../json/lossless-json";
-import { isJsonObject, parseLosslessJson } from "../json/lossless-json";
+import type { GraphEdge, GraphMeta, GraphNode } from "../graph/model";
 import type { GraphifyJsonChunkOptions } from "./export-graphify";
 import { edgeRecord, GraphifyPrinter, graphifyFrame, nodeRecord } from "./export-graphify";
 
-/** A stored node's columns: `[nodeId, label, data]` (data: its record's JSON, null when derivable). */
-export type NodeRowColumns = readonly [nodeId: string, label: string, data: string | null];
-/** A stored edge's columns: `[edgeKey, source, target, relation, data]`. */
-export type EdgeRowColumns = readonly [edgeKey: string, source: string, target: string, relation: string, data: string | null];
+/** What a node's record is printed from (the loader's node of its row). */
+export type ExportNode = Pick<GraphNode, "id" | "label" | "attrs">;
+/** What an edge's record is printed from. */
+export type ExportEdge = Pick<GraphEdge, "source" | "target" | "relation" | "attrs">;
 
-/** A version's rows for the export: its meta and pages of rows in stored order, read as pulled. */
+/** A version for the export: its meta and pages of its nodes and edges in stored order, read as pulled. */
 export interface GraphifyRowSource {
   meta: GraphMeta;
-  nodePages(): AsyncIterable<readonly NodeRowColumns[]>;
-  edgePages(): AsyncIterable<readonly EdgeRowColumns[]>;
-}
-
-/** The record a node row exports as (nodeFromColumns, then nodeRecord). */
-export function nodeRecordOfRow([nodeId, label, data]: NodeRowColumns): JsonObject {
-  if (data === null) return label === nodeId ? { id: nodeId } : { label, id: nodeId };
-  const record = parseLosslessJson(data, { source: `node ${nodeId}` });
-  if (!isJsonObject(record)) throw new Error(`stored node ${nodeId} is not an object`);
-  if (typeof record.id !== "string") throw new Error("node record without a string id");
-  return nodeRecord({ id: nodeId, label, attrs: record });
-}
-
-/** The record an edge row exports as (edgeFromColumns, then edgeRecord). */
-export function edgeRecordOfRow([edgeKey, source, target, relation, data]: EdgeRowColumns): JsonObject {
-  if (data === null) return { relation, source, target };
-  const record = parseLosslessJson(data, { source: `edge ${edgeKey}` });
-  if (!isJsonObject(record)) throw new Error(`stored edge ${edgeKey} is not an object`);
-  return edgeRecord({ source, target, relation, attrs: record });
+  nodePages(): AsyncIterable<readonly ExportNode[]>;
+  edgePages(): AsyncIterable<readonly ExportEdge[]>;
 }
 
 /**
@@ -53,9 +34,9 @@ export async function* graphifyJsonChunksFromRows(source: GraphifyRowSource, opt
       continue;
     }
     if (part.list === "nodes") {
-      for await (const page of source.nodePages()) for (const row of page) if (printer.record(nodeRecordOfRow(row))) yield printer.take();
+      for await (const page of source.nodePages()) for (const node of page) if (printer.record(nodeRecord(node))) yield printer.take();
     } else {
-      for await (const page of source.edgePages()) for (const row of page) if (printer.record(edgeRecordOfRow(row))) yield printer.take();
+      for await (const page of source.edgePages()) for (const edge of page) if (printer.record(edgeRecord(edge))) yield printer.take();
     }
     printer.endList();
   }

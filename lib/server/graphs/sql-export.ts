@@ -15,9 +15,9 @@
  */
 import { AppError } from "../../errors";
 import { graphifyJsonChunks } from "../../export/export-graphify";
-import type { EdgeRowColumns, GraphifyRowSource, NodeRowColumns } from "../../export/export-graphify-rows";
+import type { GraphifyRowSource } from "../../export/export-graphify-rows";
 import { graphifyJsonChunksFromRows, textChunkStream } from "../../export/export-graphify-rows";
-import { metaFromText } from "./graph-rows";
+import { edgeFromColumns, metaFromText, nodeFromColumns } from "./graph-rows";
 import { findGraphRow, findVersionCounts, livePages, loadGraph } from "./graph-store";
 import { usesSqlRetrieval } from "./sql-retrieval-setting";
 
@@ -60,8 +60,13 @@ async function* toAsync(chunks: Iterable<string>): AsyncGenerator<string, void, 
 export function versionRowSource(graphId: string, version: number, meta: string): GraphifyRowSource {
   return {
     meta: metaFromText(meta),
-    nodePages: () => livePages<NodeRowColumns>("Node", `"nodeId", "label", "data"`, graphId, version),
-    edgePages: () => livePages<EdgeRowColumns>("Edge", `"edgeKey", "source", "target", "relation", "data"`, graphId, version),
+    // Each row as the loader makes it (graph-store.ts buildGraph), so the records are the loaded graph's.
+    nodePages: () => mapPages(livePages<unknown[]>("Node", `"nodeId", "label", "normLabel", "ord", "data"`, graphId, version), (r) => nodeFromColumns(r[0] as string, r[1] as string, r[2] as string, Number(r[3]), r[4] as string | null)),
+    edgePages: () => mapPages(livePages<unknown[]>("Edge", `"edgeKey", "source", "target", "relation", "ord", "data"`, graphId, version), (r) => edgeFromColumns(r[0] as string, r[1] as string, r[2] as string, r[3] as string, Number(r[4]), r[5] as string | null)),
   };
+}
+
+async function* mapPages<R, T>(pages: AsyncIterable<R[]>, fn: (row: R) => T): AsyncGenerator<T[], void, undefined> {
+  for await (const page of pages) yield page.map(fn);
 }
 
