@@ -11,7 +11,7 @@
  *   npm run eval:review -- --by-relation  per relation, true and made-up H/M/L
  *   npm run eval:review -- --dump F  write every review (set, truth, label, score, signals) to F as JSON
  *   npm run eval:review -- --no-embedding  mine without the learned link predictor (embed-graph.ts)
- *   npm run eval:review -- --length3 N  also mine length-3 path rules on N head facts per relation (off by default)
+ *   npm run eval:review -- --length3 N  mine length-3 path rules on N head facts per relation (default 60; 0 turns them off)
  *   npm run eval:review -- --limits k=v,…  other mining limits (MineLimits), e.g. sameSourceSamples=0 to compare a signal off
  *   npm run eval:review -- --kbc DIR[,DIR…]  also your own link-prediction split (train.txt, test.txt, optional
  *                                 valid.txt; one tab-separated triple a line) as a check set: the graph is train.txt,
@@ -544,13 +544,36 @@ function relabel(r: Scored, thresholds: LabelThresholds): Confidence {
   return labelFromScore({ score: r.score, signals: r.review.signals ?? [], blocked, cap, thresholds });
 }
 
+/** How well the learned link predictor separates held-out true facts from other objects of their relation. */
+function embeddingQuality(model: NonNullable<MinedGraphRules["embedding"]>): string {
+  let pairs = 0;
+  let wins = 0;
+  const trueRanks: number[] = [];
+  for (const c of model.calibration.values()) {
+    trueRanks.push(...c.ranksTrue);
+    // Both lists are ascending: count (true, other) pairs with the true rank better, ties half.
+    let j = 0;
+    let k = 0;
+    for (const t of c.ranksTrue) {
+      while (j < c.ranksOther.length && (c.ranksOther[j] as number) < t) j++;
+      k = j;
+      while (k < c.ranksOther.length && (c.ranksOther[k] as number) === t) k++;
+      wins += c.ranksOther.length - k + (k - j) / 2;
+      pairs += c.ranksOther.length;
+    }
+  }
+  trueRanks.sort((a, b) => a - b);
+  const median = trueRanks[Math.floor(trueRanks.length / 2)] ?? NaN;
+  return `embedding ${model.dim}d × ${model.epochs}: held-out true facts rank above another object of the relation in ${pairs ? ((100 * wins) / pairs).toFixed(1) : "–"}% of ${pairs} pairs; median true percentile ${median.toFixed(3)} (${trueRanks.length} facts)`;
+}
+
 function main(): void {
   const args = process.argv.slice(2);
   const show = args.includes("--show") ? Number(args[args.indexOf("--show") + 1] ?? 5) : 0;
   const only = args.includes("--only") ? (args[args.indexOf("--only") + 1] ?? "") : "";
   const noRules = args.includes("--no-rules");
   const embedding = !args.includes("--no-embedding");
-  const length3 = args.includes("--length3") ? Number(args[args.indexOf("--length3") + 1] ?? 60) : 0;
+  const length3 = args.includes("--length3") ? Number(args[args.indexOf("--length3") + 1] ?? 60) : undefined;
   const extraLimits: Record<string, number> = Object.fromEntries(
     (args.includes("--limits") ? (args[args.indexOf("--limits") + 1] ?? "") : "")
       .split(",")
@@ -583,13 +606,14 @@ function main(): void {
     const set = build();
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
-    const rules = noRules ? null : mineGraphRules({ graph: set.graph, limits: { ...(embedding ? {} : { embeddingDim: 0 }), ...(length3 > 0 ? { length3Samples: length3 } : {}), ...extraLimits } });
+    const rules = noRules ? null : mineGraphRules({ graph: set.graph, limits: { ...(embedding ? {} : { embeddingDim: 0 }), ...(length3 !== undefined ? { length3Samples: length3 } : {}), ...extraLimits } });
     const mined = performance.now() - t0;
     const minedCpu = process.cpuUsage(cpu0);
     const t1 = performance.now();
     const rows = run(set, rules);
     printSet(set.name, rows, show);
     if (set.note) console.log(`(${set.note})`);
+    if (rules?.embedding) console.log(`(${embeddingQuality(rules.embedding)})`);
     console.log(`(rules mined in ${(mined / 1000).toFixed(1)} s, CPU ${((minedCpu.user + minedCpu.system) / 1e6).toFixed(1)} s; ${rows.length} reviews in ${((performance.now() - t1) / 1000).toFixed(1)} s)`);
     if (CHECK_SETS.has(set.name) || kbcNames.has(set.name)) checks.set(set.name, rows);
     else if (!DIAGNOSTIC_SETS.has(set.name)) results.set(set.name, rows);

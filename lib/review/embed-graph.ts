@@ -33,6 +33,10 @@ export interface EmbeddingLimits {
   learningRate?: number;
   /** Other objects ranked against each held-out fact to measure the ratio's other side (default 1; see MineLimits.embeddingOthersPerFact). */
   othersPerFact?: number;
+  /** Other facts' objects of the relation drawn as negatives per training fact (default 2). */
+  negatives?: number;
+  /** "logistic" (default): one logistic loss per target; "softmax": cross-entropy over the fact and its negatives. */
+  loss?: "logistic" | "softmax";
 }
 
 export const DEFAULT_EMBEDDING_LIMITS: Readonly<EmbeddingLimits> = Object.freeze({ dim: 32, epochs: 4, heldOut: 50, seed: 7, othersPerFact: 1 });
@@ -164,8 +168,11 @@ export function* trainEmbeddings(ix: RulesIndex, limits: EmbeddingLimits): Gener
   const a0 = new Float64Array(2 * k);
   const m = trS.length;
   const order = Int32Array.from({ length: m }, (_, i) => i);
-  const targets = new Int32Array(4);
-  const labels = new Float64Array(4);
+  const negatives = Math.max(1, limits.negatives ?? 2);
+  const softmax = limits.loss === "softmax";
+  const targets = new Int32Array(negatives + 2);
+  const labels = new Float64Array(negatives + 2);
+  const logits = new Float64Array(negatives + 2);
 
   // Row-wise Adagrad (one accumulator per vector, as PyTorch-BigGraph does): a square root per row.
   const step = (arr: Float32Array, acc: Float64Array, row: number, g: Float64Array): void => {
@@ -183,14 +190,27 @@ export function* trainEmbeddings(ix: RulesIndex, limits: EmbeddingLimits): Gener
     const rb = r * 2 * k;
     subjectTimesRelation(ent, rel, k, s, r, sr);
     gsr.fill(0);
+    if (softmax && count > 1) {
+      let max = -Infinity;
+      for (let t = 0; t < count; t++) {
+        const ob = (targets[t] as number) * 2 * k;
+        let x = 0;
+        for (let i = 0; i < 2 * k; i++) x += (sr[i] as number) * (ent[ob + i] as number);
+        logits[t] = x;
+        if (x > max) max = x;
+      }
+      let z = 0;
+      for (let t = 0; t < count; t++) z += Math.exp((logits[t] as number) - max);
+      for (let t = 0; t < count; t++) logits[t] = Math.exp((logits[t] as number) - max) / z;
+    }
     for (let t = 0; t < count; t++) {
       const o = targets[t] as number;
       const y = labels[t] as number;
       const ob = o * 2 * k;
       let x = 0;
       for (let i = 0; i < 2 * k; i++) x += (sr[i] as number) * (ent[ob + i] as number);
-      // d/dx softplus(−y·x) = −y·σ(−y·x)
-      const g = -y / (1 + Math.exp(y * x));
+      // d/dx softplus(−y·x) = −y·σ(−y·x); softmax: p − [y = 1]
+      const g = softmax && count > 1 ? (logits[t] as number) - (y > 0 ? 1 : 0) : -y / (1 + Math.exp(y * x));
       for (let i = 0; i < 2 * k; i++) {
         gsr[i] = (gsr[i] as number) + g * (ent[ob + i] as number);
         gv[i] = g * (sr[i] as number) + L2 * (ent[ob + i] as number);
@@ -238,7 +258,7 @@ export function* trainEmbeddings(ix: RulesIndex, limits: EmbeddingLimits): Gener
       let count = 0;
       targets[count] = o;
       labels[count++] = 1;
-      for (let q = 0; q < 2; q++) {
+      for (let q = 0; q < negatives; q++) {
         const other = O[Math.floor(random() * O.length)] as number;
         if (other === o) continue;
         targets[count] = other;

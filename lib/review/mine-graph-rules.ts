@@ -136,7 +136,7 @@ export interface MineLimits {
   neighbourSamples: number;
   /** Held-out facts per relation that measure rules with a constant (constant-rules.ts; default 40). */
   constantSamples: number;
-  /** Head facts per relation sampled for length-3 bodies (default 0: no length-3 rules; 60 is the measured setting). */
+  /** Head facts per relation sampled for length-3 bodies (default 60; 0: no length-3 rules). */
   length3Samples: number;
   /** Entries read per sampled fact when looking for length-3 bodies (default 2,000). */
   maxJoin3PerFact: number;
@@ -155,6 +155,10 @@ export interface MineLimits {
    * gained 1 FB15k-237 and 1 rsl-siege-manager true MEDIUM for 3 MetaQA made-up MEDIUMs: not kept.
    */
   embeddingOthersPerFact: number;
+  /** Other objects of the relation drawn as negatives per training fact (embed-graph.ts; default 2). */
+  embeddingNegatives: number;
+  /** 1: train with a softmax over the fact and its negatives instead of logistic losses (default 0). */
+  embeddingSoftmax: number;
   /** Facts per relation that measure "both ends come from one source file" (default 200; `predictBySameSource`). */
   sameSourceSamples: number;
 }
@@ -176,13 +180,15 @@ export const DEFAULT_MINE_LIMITS: Readonly<MineLimits> = Object.freeze({
   constantSamples: 40,
   // Off by default: measured on the eval (docs/review-rules.md) it gains one FB15k-237 true edge
   // in 200 and loses one MetaQA made-up edge to MEDIUM, for ~2.5 s more CPU of mining.
-  length3Samples: 0,
+  length3Samples: 60,
   maxJoin3PerFact: 2_000,
   maxLength3Degree: 300,
   maxLength3Rules: 10,
   embeddingDim: 32,
   embeddingEpochs: 4,
   embeddingOthersPerFact: 1,
+  embeddingNegatives: 2,
+  embeddingSoftmax: 0,
   sameSourceSamples: 200,
 });
 
@@ -2025,7 +2031,7 @@ function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, Min
     }
     yield CONSTANTS + (EMBEDDING - CONSTANTS) * next.value;
   }
-  const embeddingRun = trainEmbeddings(ix, { dim: limits.embeddingDim, epochs: limits.embeddingEpochs, heldOut: DEFAULT_EMBEDDING_LIMITS.heldOut, othersPerFact: limits.embeddingOthersPerFact, seed: limits.seed + 0x165667b1 });
+  const embeddingRun = trainEmbeddings(ix, { dim: limits.embeddingDim, epochs: limits.embeddingEpochs, heldOut: DEFAULT_EMBEDDING_LIMITS.heldOut, othersPerFact: limits.embeddingOthersPerFact, negatives: limits.embeddingNegatives, loss: limits.embeddingSoftmax ? "softmax" : "logistic", seed: limits.seed + 0x165667b1 });
   let embedding: EmbeddingModel | null;
   for (;;) {
     const next = embeddingRun.next();

@@ -738,7 +738,7 @@ describe("review on FB15k-237 (a 100k-triple sample of the training graph, its r
   });
 });
 
-describe("length-3 path rules, when mined (rsl-siege-manager: a removed call, graph evidence only)", () => {
+describe("length-3 path rules (mined by default; rsl-siege-manager: a removed call, graph evidence only)", () => {
   it("a test calls what its file's other tests call: MEDIUM from a length-3 rule measured where no shorter rule fires", () => {
     const doc = JSON.parse(readData("graphify", "rsl-siege-manager", "graph.json")) as { links: Array<Record<string, unknown>> };
     const source = "tests_test_image_gen_test_build_assignments_html_group_header_present";
@@ -747,11 +747,14 @@ describe("length-3 path rules, when mined (rsl-siege-manager: a removed call, gr
     const links = doc.links.filter((l) => !(end(l, "_src") === source && end(l, "_tgt") === target && l.relation === "calls"));
     expect(links.length).toBe(doc.links.length - 1);
     const graph = parseGraphifyJson(JSON.stringify({ ...doc, links }));
-    const rules = mineGraphRules({ graph, limits: { length3Samples: 60 } });
+    const rules = mineGraphRules({ graph });
     const actions: RefinementAction[] = [
       { type: "insert_edge", subject: "test_image_gen.py::test_build_assignments_html_group_header_present()", relation: "calls", object: "image_gen.py::_build_assignments_html()" },
     ];
     const [review] = reviewActions({ graph, actions, documents: new Map(), rules });
+    // Without length-3 rules no length-3 rule speaks for it.
+    const [without] = reviewActions({ graph, actions, documents: new Map(), rules: mineGraphRules({ graph, limits: { length3Samples: 0 } }) });
+    expect(without?.signals?.some((s) => s.summary.includes("length-3 rule"))).toBe(false);
     const long = review?.signals?.find((s) => s.kind === "rule" && s.summary.includes("length-3 rule"));
     expect(long?.positive).toBe(true);
     expect(long?.strong).toBeUndefined();
