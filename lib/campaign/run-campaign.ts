@@ -14,7 +14,9 @@
  * campaign halts when nothing is left.
  *
  * The loop, Ask and the review come in through `runner` (create-campaign-runner.ts), so the
- * server, the CLI and tests drive the same code. The live graph is never modified.
+ * server, the CLI and tests drive the same code. The live graph is never modified. Sandboxes are
+ * made and read through `sandboxes` (campaign-sandboxes.ts): SandboxGraphs over `live` in memory,
+ * or, on the server for graphs retrieved through SQL, changesets read over partial graphs.
  */
 import type { Changeset } from "../changes/changeset";
 import { planActions } from "../changes/plan-actions";
@@ -28,24 +30,30 @@ import { updateCritiqueMemory, type CritiqueHistoryEntry } from "./critique-memo
 import { decideIteration, findBestIteration, formatTrajectory } from "./decide-iteration";
 import { challengeAction, guardDevilsAdvocate } from "./devils-advocate";
 import { classifyEvidence } from "./gate-claim-evidence";
-import { SandboxGraph } from "./sandbox-graph";
+import type { CampaignSandbox, CampaignSandboxes } from "./campaign-sandboxes";
+import { memorySandboxes } from "./campaign-sandboxes";
+import type { SandboxGraph } from "./sandbox-graph";
 import { scoreCampaign } from "./score-campaign";
 import type { CampaignIteration, CampaignQuestion, CampaignResult, CampaignScore, CampaignThresholds, DaFinding, GatedAction, HaltReason, WorklogEntry } from "./types";
 import { DEFAULT_ITERATION_CAP, DEFAULT_THRESHOLDS } from "./types";
 
-export interface CampaignRunner {
+/** The loop, Ask and review on a sandbox: a graph in memory (a SandboxGraph), or what `sandboxes` makes. */
+export interface CampaignRunner<G = KnowledgeGraph> {
   /** Loop steps at most (for the efficiency sub-score). */
   readonly maxHops: number;
-  runLoop(args: { graph: KnowledgeGraph; question: CampaignQuestion; signal?: AbortSignal }): Promise<RunTrace>;
+  runLoop(args: { graph: G; question: CampaignQuestion; signal?: AbortSignal }): Promise<RunTrace>;
   /** Ask one gold question; absent: accuracy is not scored. */
-  ask?(args: { graph: KnowledgeGraph; question: CampaignQuestion; signal?: AbortSignal }): Promise<AskTrace>;
-  review(args: { graph: KnowledgeGraph; actions: RefinementAction[]; retrieved: Triple[] }): Promise<ActionReview[]>;
+  ask?(args: { graph: G; question: CampaignQuestion; signal?: AbortSignal }): Promise<AskTrace>;
+  review(args: { graph: G; actions: RefinementAction[]; retrieved: Triple[] }): Promise<ActionReview[]>;
 }
 
-export interface RunCampaignOptions {
-  live: KnowledgeGraph;
+/** The base version: the live graph in memory, or sandboxes that read it elsewhere (with a runner for them). */
+export type CampaignBase<S extends CampaignSandbox> = { live: KnowledgeGraph; sandboxes?: undefined; runner: CampaignRunner } | { live?: undefined; sandboxes: CampaignSandboxes<S>; runner: CampaignRunner<S> };
+
+export type RunCampaignOptions<S extends CampaignSandbox = SandboxGraph> = CampaignBase<S> & CampaignSettings;
+
+interface CampaignSettings {
   questions: readonly CampaignQuestion[];
-  runner: CampaignRunner;
   iterationCap?: number;
   thresholds?: CampaignThresholds;
   /** Action texts people rejected or reverted on this graph before. */
@@ -65,8 +73,8 @@ export interface RunCampaignOptions {
 
 const DEFAULT_MAX_ACTIONS = 20;
 
-interface State {
-  sandbox: SandboxGraph;
+interface State<S> {
+  sandbox: S;
   score: CampaignScore;
   traces: RunTrace[];
   actions: RefinementAction[];
@@ -109,8 +117,11 @@ function createYielder(): () => Promise<void> {
   };
 }
 
-export async function runCampaign(options: RunCampaignOptions): Promise<CampaignResult> {
-  const { live, questions, runner, signal } = options;
+export async function runCampaign<S extends CampaignSandbox = SandboxGraph>(options: RunCampaignOptions<S>): Promise<CampaignResult> {
+  const { questions, signal } = options;
+  // In memory, S is SandboxGraph and the runner takes any graph (a SandboxGraph is one).
+  const sandboxes = (options.sandboxes ?? memorySandboxes(options.live)) as unknown as CampaignSandboxes<S>;
+  const runner = options.runner as CampaignRunner<S>;
   const cap = options.iterationCap ?? DEFAULT_ITERATION_CAP;
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
   const maxActions = options.maxActionsPerIteration ?? DEFAULT_MAX_ACTIONS;
@@ -135,7 +146,7 @@ export async function runCampaign(options: RunCampaignOptions): Promise<Campaign
     if (options.onIteration) await options.onIteration(it, entry);
   };
 
-  const evaluate = async (sandbox: SandboxGraph): Promise<{ score: CampaignScore; traces: RunTrace[] }> => {
+  const evaluate = async (sandbox: S): Promise<{ score: CampaignScore; traces: RunTrace[] }> => {
     const traces: RunTrace[] = [];
     const asks = new Map<string, AskTrace>();
     for (const question of questions) {
@@ -144,11 +155,11 @@ export async function runCampaign(options: RunCampaignOptions): Promise<Campaign
       traces.push(await runner.runLoop({ graph: sandbox, question, signal }));
       if (runner.ask && question.answers && question.answers.length > 0) asks.set(question.id, await runner.ask({ graph: sandbox, question, signal }));
     }
-    const score = scoreCampaign({ sandbox, live, changeset: sandbox.changeset, questions, traces, asks: runner.ask ? asks : undefined, maxHops: runner.maxHops });
+    const score = await sandboxes.read(sandbox, (graph, live) => scoreCampaign({ sandbox: graph, live, changeset: sandbox.changeset, questions, traces, asks: runner.ask ? asks : undefined, maxHops: runner.maxHops }));
     return { score, traces };
   };
 
-  const blank = (iter: number, startedAt: string, state: State): Omit<CampaignIteration, "decision" | "reasons"> => ({
+  const blank = (iter: number, startedAt: string, state: State<S>): Omit<CampaignIteration, "decision" | "reasons"> => ({
     iter,
     score: state.score,
     delta: 0,
@@ -170,7 +181,7 @@ export async function runCampaign(options: RunCampaignOptions): Promise<Campaign
     return { iterations, worklog, bestIter, haltedBecause, bestActions: best?.cumulativeActions ?? [], trajectory: formatTrajectory(iterations, haltedBecause) };
   };
 
-  let current: State;
+  let current: State<S>;
   let consecutiveSmall = 0;
   let firstIter = 1;
   if (options.resume && options.resume.length > 0) {
@@ -194,9 +205,11 @@ export async function runCampaign(options: RunCampaignOptions): Promise<Campaign
     if (reason) return finish(reason);
     // The kept actions are planned again on the live graph rather than replaying stored
     // operations: stored JSON may have lost the exact form of attribute numbers.
-    const sandbox = new SandboxGraph(live, planActions({ graph: live, actions: kept.cumulativeActions, edgeKeyPrefix: "campaign-resumed." }).changeset);
     // The loop runs again on the kept sandbox for its proposals; the decisions compare with the stored score.
     try {
+      const base = await sandboxes.create({ ops: [] });
+      const replanned = await sandboxes.read(base, (_, live) => planActions({ graph: live, actions: kept.cumulativeActions, edgeKeyPrefix: "campaign-resumed." }).changeset);
+      const sandbox = await sandboxes.create(replanned);
       const { traces } = await evaluate(sandbox);
       current = { sandbox, score: kept.score, traces, actions: kept.cumulativeActions };
     } catch (e) {
@@ -208,7 +221,7 @@ export async function runCampaign(options: RunCampaignOptions): Promise<Campaign
     // Iteration 0: the baseline.
     const started0 = now().toISOString();
     try {
-      const sandbox = new SandboxGraph(live);
+      const sandbox = await sandboxes.create({ ops: [] });
       const { score, traces } = await evaluate(sandbox);
       current = { sandbox, score, traces, actions: [] };
     } catch (e) {
@@ -280,7 +293,8 @@ export async function runCampaign(options: RunCampaignOptions): Promise<Campaign
       let changeset: Changeset = { ops: [] };
       for (;;) {
         try {
-          const plan = planActions({ graph: current.sandbox, actions: surviving.map((g) => g.action), edgeKeyPrefix: `campaign${iter}.` });
+          const actions = surviving.map((g) => g.action);
+          const plan = await sandboxes.read(current.sandbox, (graph) => planActions({ graph, actions, edgeKeyPrefix: `campaign${iter}.` }));
           changeset = plan.changeset;
           const skipped = new Set(plan.actions.filter((a) => a.skipped).map((a) => a.index));
           for (const a of plan.actions) if (a.skipped) heldBack.push({ ...(surviving[a.index] as GatedAction), reason: a.summary });
@@ -301,7 +315,7 @@ export async function runCampaign(options: RunCampaignOptions): Promise<Campaign
         return finish("nothing_left");
       }
 
-      const sandbox = current.sandbox.withChanges(changeset);
+      const sandbox = await sandboxes.create(changeset, current.sandbox);
       const { score, traces } = await evaluate(sandbox);
       const decided = decideIteration({ prev: current.score, curr: score, consecutiveSmall, daBlocked: guard.blocked, thresholds });
       const cumulativeActions = decided.accepted ? [...current.actions, ...surviving.map((g) => g.action)] : current.actions;

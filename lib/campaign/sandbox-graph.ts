@@ -8,6 +8,12 @@
  * The sandbox is read-only: more changes make a new sandbox over the same live graph with the
  * longer changeset (`withChanges`), so a reverted iteration is simply the previous sandbox, and
  * two campaigns on one graph never share one.
+ *
+ * Every read of the live graph goes through its lookups (getNode, idsByNormLabel, a node's edges,
+ * degree), never its maps: the live graph may be a partial graph of a stored version that
+ * records what it lacks (SQL retrieval on the server, lib/server/campaigns/sql-campaign.ts), and
+ * the sandbox then reads like the changeset over the whole version once the partial graph holds
+ * what was read. A degree is the live degree plus what the changeset adds and removes at the node.
  */
 import type { Changeset } from "../changes/changeset";
 import { edgeFromState, findConflicts, nodeFromState } from "../changes/changeset";
@@ -15,6 +21,7 @@ import { AppError } from "../errors";
 import type { GraphEdge, GraphNode } from "../graph/model";
 import { KnowledgeGraph } from "../graph/model";
 import { normalizeLabel } from "../graph/normalize";
+import { carryRelationRanker } from "../retrieve/rank-relations";
 
 /** A read-only Map view: the base map with some keys replaced or removed and new keys after. */
 class OverlayMap<K, V> extends Map<K, V> {
@@ -96,6 +103,31 @@ function addTo(index: Map<string, Set<string>>, id: string, key: string): void {
   set.add(key);
 }
 
+export interface SandboxOptions {
+  /**
+   * The changeset was checked against the whole version already (the live graph given here is a
+   * partial graph of it, on which findConflicts would see edges as missing): not checked again.
+   */
+  checked?: boolean;
+}
+
+/** The changes of `ops` to each node's degree (+1 per edge end added, −1 per end removed). */
+function degreeChanges(ops: Changeset["ops"]): Map<string, number> {
+  const out = new Map<string, number>();
+  const bump = (edge: { source: string; target: string }, by: number) => {
+    for (const end of [edge.source, edge.target]) out.set(end, (out.get(end) ?? 0) + by);
+  };
+  for (const op of ops) {
+    if (op.op === "add_edge") bump(op.edge, 1);
+    else if (op.op === "remove_edge") bump(op.edge, -1);
+    else if (op.op === "update_edge") {
+      bump(op.before, -1);
+      bump(op.after, 1);
+    }
+  }
+  return out;
+}
+
 export class SandboxGraph extends KnowledgeGraph {
   readonly live: KnowledgeGraph;
   readonly changeset: Changeset;
@@ -104,15 +136,23 @@ export class SandboxGraph extends KnowledgeGraph {
   readonly #out = new Map<string, Set<string>>();
   readonly #in = new Map<string, Set<string>>();
   readonly #norm = new Map<string, Set<string>>();
+  readonly #degreeChange: Map<string, number>;
+  /** Nodes the changeset adds that the live graph does not have (degree 0 there). */
+  readonly #added = new Set<string>();
 
-  /** Throws CONFLICT when the changeset does not apply to the live graph. */
-  constructor(live: KnowledgeGraph, changeset: Changeset = { ops: [] }) {
+  /** Throws CONFLICT when the changeset does not apply to the live graph (unless `checked`). */
+  constructor(live: KnowledgeGraph, changeset: Changeset = { ops: [] }, options: SandboxOptions = {}) {
     super(live.meta);
     // A sandbox of a sandbox is flattened: one overlay over the live graph, never a chain.
     const base = live instanceof SandboxGraph ? live.live : live;
     const ops = live instanceof SandboxGraph ? [...live.changeset.ops, ...changeset.ops] : changeset.ops;
-    const conflicts = findConflicts(base, { ops });
-    if (conflicts.length > 0) throw new AppError("CONFLICT", `the sandbox changes do not apply to the live graph: ${conflicts.map((c) => c.message).join("; ")}`);
+    if (!options.checked) {
+      const conflicts = findConflicts(base, { ops });
+      if (conflicts.length > 0) throw new AppError("CONFLICT", `the sandbox changes do not apply to the live graph: ${conflicts.map((c) => c.message).join("; ")}`);
+    }
+    this.#degreeChange = degreeChanges(ops);
+    // Relations rank as on the live graph (its relation descriptions); counted over the sandbox.
+    carryRelationRanker(base, this);
     this.live = base;
     this.changeset = { ops };
     let nextNodeOrd = 0;
@@ -125,6 +165,8 @@ export class SandboxGraph extends KnowledgeGraph {
       switch (op.op) {
         case "add_node": {
           const node = nodeFromState(op.node);
+          // Added where the live graph has no such node (findConflicts): its live degree is 0.
+          if (!this.#nodeDelta.has(node.id)) this.#added.add(node.id);
           this.#nodeDelta.set(node.id, { ...node, ord: node.ord ?? nextNodeOrd++ });
           break;
         }
@@ -184,7 +226,8 @@ export class SandboxGraph extends KnowledgeGraph {
   }
 
   override getNode(id: string): GraphNode | undefined {
-    return this.nodes.get(id);
+    if (this.#nodeDelta.has(id)) return this.#nodeDelta.get(id) ?? undefined;
+    return this.live.getNode(id);
   }
 
   override idsByNormLabel(norm: string): ReadonlySet<string> {
@@ -232,6 +275,7 @@ export class SandboxGraph extends KnowledgeGraph {
   }
 
   override degree(id: string): number {
-    return this.outEdges(id).length + this.inEdges(id).length;
+    const change = this.#degreeChange.get(id) ?? 0;
+    return (this.#added.has(id) ? 0 : this.live.degree(id)) + change;
   }
 }

@@ -5,6 +5,8 @@
  * runs in the calling process (server or CLI) on its own sandbox (lib/campaign SandboxGraph over
  * the base version): the live graph changes only when people approve the proposal. After a
  * restart, campaigns whose process is gone are marked interrupted with their iterations intact.
+ * Over REFINERY_SQL_RETRIEVAL_EDGES on PostgreSQL the base version is never loaded: sandboxes are
+ * read over partial graphs fetched with SQL (sql-campaign.ts).
  */
 import type { Actor } from "../../auth/permissions";
 import { accountIdOf, actorLabel } from "../../auth/permissions";
@@ -19,7 +21,9 @@ import type { LlmProvider, RefinementAction } from "../../loop/types";
 import { DEFAULT_LOOP_CONFIG } from "../../loop/types";
 import { submitCampaignProposal } from "./campaign-proposal";
 import { getDb } from "../db/db";
-import { getGraphRecord, loadGraph } from "../graphs";
+import type { SqlRunGraph } from "../graphs";
+import { findSqlRunGraph, getGraphRecord, loadGraph } from "../graphs";
+import { createSqlCampaignRunner, createSqlSandboxes } from "./sql-campaign";
 import { whenGraphRulesReady } from "../proposals";
 import type { ProviderName } from "../providers";
 import { getProvider } from "../providers";
@@ -132,7 +136,7 @@ export async function startCampaign(options: StartCampaignOptions): Promise<Star
   const db = getDb();
   const graphRow = await getGraphRecord(options.graph);
   const provider = typeof options.provider === "object" ? options.provider : await getProvider(options.provider);
-  const loaded = await loadGraph(options.graph);
+  const loaded = await pickBase(options.graph);
   const row = await db.campaign.create({
     data: {
       graphId: graphRow.id,
@@ -160,7 +164,7 @@ export async function resumeCampaign(options: { id: string; provider?: ProviderN
   if (!row) throw new AppError("NOT_FOUND", `no campaign ${options.id}`);
   if (row.status !== "interrupted") throw new AppError("CONFLICT", `campaign ${options.id} is ${row.status}; only an interrupted campaign can be resumed`);
   const provider = typeof options.provider === "object" ? options.provider : await getProvider(options.provider ?? (row.provider as ProviderName));
-  const loaded = await loadGraph(row.graph.name, row.baseVersion);
+  const loaded = await pickBase(row.graph.name, row.baseVersion);
   const claimed = await getDb().campaign.updateMany({ where: { id: row.id, status: "interrupted" }, data: { status: "running", error: null, finishedAt: null, owner: PROCESS_OWNER, heartbeatAt: new Date() } });
   if (claimed.count !== 1) throw new AppError("CONFLICT", `campaign ${options.id} was resumed by someone else`);
   return launch({
@@ -176,10 +180,20 @@ export async function resumeCampaign(options: { id: string; provider?: ProviderN
   });
 }
 
+/** The base version: loaded whole, or (over REFINERY_SQL_RETRIEVAL_EDGES on PostgreSQL) read through SQL. */
+type CampaignBaseVersion = { name: string; version: number } & ({ graph: Awaited<ReturnType<typeof loadGraph>>["graph"]; sql: null } | { graph: null; sql: SqlRunGraph });
+
+async function pickBase(name: string, version?: number): Promise<CampaignBaseVersion> {
+  const sql = await findSqlRunGraph(name, version);
+  if (sql) return { name: sql.name, version: sql.source.version, graph: null, sql };
+  const loaded = await loadGraph(name, version);
+  return { name: loaded.name, version: loaded.version, graph: loaded.graph, sql: null };
+}
+
 interface LaunchOptions {
   id: string;
   graphId: string;
-  loaded: Awaited<ReturnType<typeof loadGraph>>;
+  loaded: CampaignBaseVersion;
   provider: LlmProvider;
   questions: CampaignQuestion[];
   config: CampaignConfig;
@@ -202,25 +216,31 @@ function launch({ id, graphId, loaded, provider, questions, config, actor, onIte
     let result: CampaignResult | null = null;
     let failure: string | null = null;
     try {
-      // Rules are mined in the background while the baseline is scored: only reviews need them.
-      const rules = whenGraphRulesReady({ graphId, version: loaded.version, graph: loaded.graph }).catch(() => null);
       const [documents, labelThresholds, rejectedByPeople] = await Promise.all([loadAllDocuments(graphId), findLabelThresholds(graphId), findRejectedActions(graphId)]);
-      const runner = createCampaignRunner({ provider, documents, rules, loopConfig: DEFAULT_LOOP_CONFIG, ...(labelThresholds ? { labelThresholds } : {}) });
-      result = await runCampaign({
-        live: loaded.graph,
+      const thresholds = labelThresholds ? { labelThresholds } : {};
+      const settings = {
         questions,
-        runner,
         iterationCap: config.iterationCap,
         thresholds: config.thresholds,
         maxActionsPerIteration: config.maxActionsPerIteration,
         rejectedByPeople,
         signal: controller.signal,
         ...(resume ? { resume } : {}),
-        onIteration: async (iteration, entry) => {
+        onIteration: async (iteration: CampaignIteration, entry: WorklogEntry) => {
           await db.campaignIteration.create({ data: { campaignId: id, iter: iteration.iter, decision: iteration.decision, overall: iteration.score.overall, data: JSON.stringify(iteration), worklog: JSON.stringify(entry) } });
           onIteration?.(iteration, entry);
         },
-      });
+      };
+      if (loaded.graph) {
+        const graph = loaded.graph;
+        // Rules are mined in the background while the baseline is scored: only reviews need them.
+        const rules = whenGraphRulesReady({ graphId, version: loaded.version, graph }).catch(() => null);
+        result = await runCampaign({ live: graph, runner: createCampaignRunner({ provider, documents, rules, loopConfig: DEFAULT_LOOP_CONFIG, ...thresholds }), ...settings });
+      } else {
+        // Nothing is mined: that needs the whole version (the review says RULES_NOT_MINED).
+        const runner = createSqlCampaignRunner({ sql: loaded.sql, provider, documents, loopConfig: DEFAULT_LOOP_CONFIG, ...thresholds });
+        result = await runCampaign({ sandboxes: createSqlSandboxes(loaded.sql), runner, ...settings });
+      }
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
     } finally {

@@ -4,8 +4,8 @@
  * neighbourhood and node details run the pure functions of explore-graph.ts on a partial graph
  * (`CommitRows` of partial-version.ts) that records every read it cannot answer; what a run
  * missed is fetched and it runs again until it misses nothing — the same answer as on the
- * whole graph by construction. Degrees are the whole graph's (counted from the live-edge
- * indexes when read), never the partial graph's.
+ * whole graph by construction. Degrees are the whole graph's (from `NodeDegree` or counted from
+ * the live-edge indexes when read: sql-version-figures.ts), never the partial graph's.
  *
  * Two reads go over every node and cannot be recorded; their candidates are fetched from SQL:
  *   - search's substring tier: the `limit` best label matches by (prefix, degree) from the
@@ -28,6 +28,7 @@ import type { CommitRows} from "./partial-version";
 import { settleOverSql } from "./partial-version";
 import { ensureNodeKeys } from "./sql-node-keys";
 import type { SqlGraphSource } from "./sql-retrieval";
+import { degreeSql, tabledDegreeBase } from "./sql-version-figures";
 
 const LIVE = (alias: string, v: string) => `${alias}"validFrom" <= ${v} AND (${alias}"validTo" IS NULL OR ${alias}"validTo" > ${v})`;
 const NODE_COLUMNS = `n."pk", n."nodeId", n."label", n."normLabel", n."ord", n."data"`;
@@ -42,25 +43,10 @@ async function rows(text: string, values: unknown[]): Promise<unknown[][]> {
   return (await getPgPool(resolveDatabaseUrl()).query({ text, values, rowMode: "array" })).rows as unknown[][];
 }
 
-const counted = (alias: string) =>
-  ["source", "target"]
-    .map(
-      (end) => `(SELECT COUNT(*) FROM "Edge" d WHERE d."graphId" = ${alias}."graphId" AND d."${end}" = ${alias}."nodeId" AND d."validTo" IS NULL AND d."validFrom" <= $2)
-  + (SELECT COUNT(*) FROM "Edge" d WHERE d."graphId" = ${alias}."graphId" AND d."${end}" = ${alias}."nodeId" AND d."validTo" IS NOT NULL AND d."validFrom" <= $2 AND d."validTo" > $2)`,
-    )
-    .join("\n  + ");
-
-/** Whether the version's degrees are in `NodeDegree` (written by the SQL retrieval's figures). */
-async function degreesTabled(source: SqlGraphSource): Promise<boolean> {
-  const [r] = await rows(`SELECT EXISTS (SELECT 1 FROM "NodeDegree" WHERE "graphId" = $1 AND "version" = $2)`, [source.graphId, source.version]);
-  return r?.[0] === true;
-}
-
-/** A node's live degree at $2 beside its row `n`: from NodeDegree when tabled, else counted. */
-function degreeOf(tabled: boolean): string {
-  return tabled
-    ? `COALESCE((SELECT g."degree" FROM "NodeDegree" g WHERE g."graphId" = n."graphId" AND g."version" = $2 AND g."nodeId" = n."nodeId"), ${counted("n")})`
-    : counted("n");
+/** Whether every node's degree at the version is in `NodeDegree`: the base of its rows, or null (count). */
+function degreesTabled(source: SqlGraphSource): Promise<number | null> {
+  sqlExploreStats.queries++;
+  return tabledDegreeBase(source.graphId, source.version);
 }
 
 /**
@@ -91,10 +77,10 @@ async function labelLike(source: SqlGraphSource, patterns: string[], cap: number
  */
 async function substringCandidates(source: SqlGraphSource, norm: string, limit: number): Promise<string[]> {
   if (limit <= 0 || norm === "") return [];
-  const tabled = await degreesTabled(source);
+  const base = await degreesTabled(source);
   const result = await rows(
     `WITH c AS MATERIALIZED (
-       SELECT n."nodeId" AS id, (k."key" LIKE $4) AS prefix, ${degreeOf(tabled)} AS degree
+       SELECT n."nodeId" AS id, (k."key" LIKE $4) AS prefix, ${degreeSql(base)} AS degree
        FROM "NodeKey" k JOIN "Node" n ON n."pk" = k."nodePk" AND ${LIVE("n.", "$2")}
        WHERE k."graphId" = $1 AND k."kind" = 'l' AND k."key" LIKE $3
      ), cut AS (SELECT prefix, degree FROM c ORDER BY prefix DESC, degree DESC OFFSET ${limit - 1} LIMIT 1)
@@ -174,12 +160,12 @@ export interface HubSummary {
 /** The first `limit` nodes by whole-graph degree (descending), ties in graph order — findHubNodes' answer. */
 export async function sqlFindHubNodes(source: SqlGraphSource, limit: number): Promise<HubSummary[]> {
   if (limit <= 0) return [];
-  const tabled = await degreesTabled(source);
+  const base = await degreesTabled(source);
   // A version's rows never change: its hubs are read once per process (counting is a pass over its edges).
-  const key = `${source.graphId}:${source.version}:${limit}:${tabled}`;
+  const key = `${source.graphId}:${source.version}:${limit}:${base}`;
   let pending = hubCache.get(key);
   if (!pending) {
-    pending = readHubs(source, limit, tabled).catch((error: unknown) => {
+    pending = readHubs(source, limit, base).catch((error: unknown) => {
       hubCache.delete(key);
       throw error;
     });
@@ -191,33 +177,46 @@ export async function sqlFindHubNodes(source: SqlGraphSource, limit: number): Pr
 
 const hubCache = new Map<string, Promise<HubSummary[]>>();
 
-async function readHubs(source: SqlGraphSource, limit: number, tabled: boolean): Promise<HubSummary[]> {
+/**
+ * The first `limit` nodes by degree. Tabled (`base`): a node's degree is its newest row in
+ * [base, version] — the base's row unless a later version changed it (`changed`, few rows) —
+ * and a node with none, or 0, has no edge; else every degree is counted in one pass.
+ */
+async function readHubs(source: SqlGraphSource, limit: number, base: number | null): Promise<HubSummary[]> {
   const { graphId, version } = source;
-  const result = tabled
-    ? await rows(
-        `SELECT * FROM (
-           SELECT ${NODE_COLUMNS}, g."degree" FROM "NodeDegree" g JOIN "Node" n ON n."graphId" = g."graphId" AND n."nodeId" = g."nodeId" AND ${LIVE("n.", "$2")}
-           WHERE g."graphId" = $1 AND g."version" = $2 ORDER BY g."degree" DESC, n."ord", n."pk" LIMIT $3
-         ) t
-         UNION ALL
-         SELECT * FROM (
-           SELECT ${NODE_COLUMNS}, 0 FROM "Node" n WHERE n."graphId" = $1 AND ${LIVE("n.", "$2")}
-             AND NOT EXISTS (SELECT 1 FROM "NodeDegree" g WHERE g."graphId" = $1 AND g."version" = $2 AND g."nodeId" = n."nodeId")
-           ORDER BY n."ord", n."pk" LIMIT $3
-         ) z`,
-        [graphId, version, limit],
-      )
-    : await rows(
-        `WITH d AS (
-           SELECT id, COUNT(*) AS degree FROM (
-             SELECT e."source" AS id FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")}
-             UNION ALL SELECT e."target" FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")}
-           ) ends GROUP BY id
-         )
-         SELECT ${NODE_COLUMNS}, COALESCE(d.degree, 0) FROM "Node" n LEFT JOIN d ON d.id = n."nodeId"
-         WHERE n."graphId" = $1 AND ${LIVE("n.", "$2")} ORDER BY COALESCE(d.degree, 0) DESC, n."ord", n."pk" LIMIT $3`,
-        [graphId, version, limit],
-      );
+  const result =
+    base !== null
+      ? await rows(
+          `WITH changed AS MATERIALIZED (
+             SELECT DISTINCT ON (h."nodeId") h."nodeId", h."degree" FROM "NodeDegree" h
+             WHERE h."graphId" = $1 AND h."version" > $4 AND h."version" <= $2 ORDER BY h."nodeId", h."version" DESC
+           )
+           SELECT * FROM (
+             SELECT ${NODE_COLUMNS}, c."degree" FROM (
+               SELECT g."nodeId", g."degree" FROM "NodeDegree" g WHERE g."graphId" = $1 AND g."version" = $4 AND g."nodeId" NOT IN (SELECT "nodeId" FROM changed)
+               UNION ALL SELECT "nodeId", "degree" FROM changed
+             ) c JOIN "Node" n ON n."graphId" = $1 AND n."nodeId" = c."nodeId" AND ${LIVE("n.", "$2")}
+             WHERE c."degree" > 0 ORDER BY c."degree" DESC, n."ord", n."pk" LIMIT $3
+           ) t
+           UNION ALL
+           SELECT * FROM (
+             SELECT ${NODE_COLUMNS}, 0 FROM "Node" n WHERE n."graphId" = $1 AND ${LIVE("n.", "$2")}
+               AND COALESCE((SELECT g."degree" FROM "NodeDegree" g WHERE g."graphId" = $1 AND g."nodeId" = n."nodeId" AND g."version" <= $2 AND g."version" >= $4 ORDER BY g."version" DESC LIMIT 1), 0) = 0
+             ORDER BY n."ord", n."pk" LIMIT $3
+           ) z`,
+          [graphId, version, limit, base],
+        )
+      : await rows(
+          `WITH d AS (
+             SELECT id, COUNT(*) AS degree FROM (
+               SELECT e."source" AS id FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")}
+               UNION ALL SELECT e."target" FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")}
+             ) ends GROUP BY id
+           )
+           SELECT ${NODE_COLUMNS}, COALESCE(d.degree, 0) FROM "Node" n LEFT JOIN d ON d.id = n."nodeId"
+           WHERE n."graphId" = $1 AND ${LIVE("n.", "$2")} ORDER BY COALESCE(d.degree, 0) DESC, n."ord", n."pk" LIMIT $3`,
+          [graphId, version, limit],
+        );
   const top = result.map((r) => ({ node: nodeFromColumns(r[1] as string, r[2] as string, r[3] as string, Number(r[4]), r[5] as string | null), pk: Number(r[0]), degree: Number(r[6]) }));
   // A degree-0 node (the tail of the UNION) only when fewer than `limit` nodes have edges.
   top.sort((a, b) => b.degree - a.degree || (a.node.ord ?? 0) - (b.node.ord ?? 0) || a.pk - b.pk);

@@ -12,16 +12,17 @@
  * of the question's entities — is prefetched by the question's words from `NodeKey`
  * (sql-node-keys.ts: the same keys those indexes use, exact lookups by btree, substrings by
  * pg_trgm), and the figures of the whole graph (node count, hub degree, relations with their
- * counts, edge kinds) come from SQL once per version (`setWholeGraphStatistics`, the ranker's
+ * counts, edge kinds) come from SQL once per version, derived from the previous version's and
+ * the changeset when known (sql-version-figures.ts; `setWholeGraphStatistics`, the ranker's
  * `statistics`). sql-retrieval.test.ts compares both paths step by step on shared graphs.
  *
  * Caps bound every fetch the way they bound the in-memory code: the traversal's edge budget
  * (5,000) and visit cap, expansion's per-hub budget, the seed tie pool; a round fetches the
  * adjacency of the nodes the last run asked for and the rows of their new neighbours in one
  * statement (independent lookups in parallel). A fetched node's degree comes from `NodeDegree`
- * (written with the version's figures, the newest versions only) or, for older versions, from
- * index-only counts; the nodes are frozen and cached per version, so each round's query index
- * reuses their label keys.
+ * (written with the version's figures, the newest versions only: sql-version-figures.ts) or,
+ * for older versions or missing rows, from index-only counts (never read as 0); the nodes are
+ * frozen and cached per version, so each round's query index reuses their label keys.
  */
 import { AppError } from "../../errors";
 import type { GraphNode, KnowledgeGraph } from "../../graph/model";
@@ -36,12 +37,12 @@ import { configureRelationRanker } from "../../retrieve/rank-relations";
 import { MAX_NAME_WORDS } from "../../providers/heuristic/graph-index";
 import { resolveDatabaseUrl } from "../db/database-url";
 import { getPgPool } from "../db/pg-pool";
-import { getSql } from "../db/sql";
 import { metaFromText, nodeFromColumns } from "./graph-rows";
 import type { PartialGraphKnowledge } from "./sql-partial-graph";
 import { PartialGraph } from "./sql-partial-graph";
 import { ensureNodeKeys, MAX_PHRASE_WORDS, MIN_LABEL_WORD } from "./sql-node-keys";
 import { findRelationDescriptions } from "./relation-ranking";
+import { degreeSql, versionFiguresOf } from "./sql-version-figures";
 
 /** One stored version, as the SQL retrieval reads it. */
 export interface SqlGraphSource {
@@ -71,10 +72,14 @@ async function rows(text: string, params: unknown[]): Promise<unknown[][]> {
 // ---------------------------------------------------------------------------------------------
 // Whole-graph figures, once per version
 
-interface VersionFigures {
-  rows: RowCache;
+/** A version's whole-graph figures: the retrieval index's and the relation ranker's. */
+export interface WholeGraphFigures {
   statistics: WholeGraphStatistics;
-  ranking: RelationRankerOptions;
+  ranking: RelationRankerOptions & { statistics: ReadonlyMap<string, RelationStatistics> };
+}
+
+interface VersionFigures extends WholeGraphFigures {
+  rows: RowCache;
   meta: ReturnType<typeof metaFromText>;
   /** Whether any node has a source file (else file substrings need no statement). */
   hasFiles: boolean;
@@ -98,77 +103,20 @@ function versionFigures(source: SqlGraphSource): Promise<VersionFigures> {
   return pending;
 }
 
-/** `NodeDegree` keeps the degrees of this many newest versions of a graph; older versions count edges. */
-const DEGREE_VERSIONS = 4;
-
 /**
- * Every node's live degree at `version` into `NodeDegree` (once per version, under an advisory
- * lock so instances do not both write it): one pass over the version's edges, the pass the hub
- * degree needs anyway. Versions older than the newest DEGREE_VERSIONS are not written (and
- * their rows are deleted). Returns whether the version's degrees are in the table.
+ * The version's figures: stored per version in `VersionFigures`, derived from the previous
+ * version's and the changeset, or from one pass over the rows (sql-version-figures.ts).
  */
-async function writeDegrees(graphId: string, version: number): Promise<boolean> {
-  return getSql().transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(hashtext(?))`, [`refinery-node-degrees:${graphId}`]);
-    const has = await tx.get<{ has: boolean }>(`SELECT EXISTS (SELECT 1 FROM "NodeDegree" WHERE "graphId" = ? AND "version" = ?) AS "has"`, [graphId, version]);
-    if (has?.has) return true;
-    const graph = await tx.get<{ current: number }>(`SELECT "currentVersion" AS "current" FROM "Graph" WHERE "id" = ?`, [graphId]);
-    const newest = Math.max(version, Number(graph?.current ?? version));
-    if (version <= newest - DEGREE_VERSIONS) return false;
-    const written = await tx.execute(
-      `INSERT INTO "NodeDegree" ("graphId", "version", "nodeId", "degree")
-       SELECT ?, ?, id, COUNT(*) FROM (
-         SELECT e."source" AS id FROM "Edge" e WHERE e."graphId" = ? AND ${LIVE("e.", "?")}
-         UNION ALL SELECT e."target" FROM "Edge" e WHERE e."graphId" = ? AND ${LIVE("e.", "?")}
-       ) ends GROUP BY id`,
-      [graphId, version, graphId, version, version, graphId, version, version],
-    );
-    await tx.execute(`DELETE FROM "NodeDegree" WHERE "graphId" = ? AND "version" <= ?`, [graphId, newest - DEGREE_VERSIONS]);
-    if (written >= 10_000) await tx.execute(`ANALYZE "NodeDegree"`);
-    return true;
-  });
-}
-
 async function readFigures(source: SqlGraphSource): Promise<VersionFigures> {
   const { graphId, version } = source;
-  // The degrees (and from them the hub degree) beside the other passes, on connections of their own.
-  const degrees = writeDegrees(graphId, version);
-  const [nodeCount, relations, [tabled, histogram], contexts, files] = await Promise.all([
-    rows(`SELECT COUNT(*) FROM "Node" n WHERE n."graphId" = $1 AND ${LIVE("n.", "$2")}`, [graphId, version]),
-    // The ranker's numbers-or-dates test (NUMERIC_OBJECT) on the trimmed object label: the few
-    // such nodes first, then one pass over the edges against them (a hashed subplan, no join).
-    rows(
-      `WITH numeric AS MATERIALIZED (
-         SELECT n."nodeId" FROM "Node" n WHERE n."graphId" = $1 AND ${LIVE("n.", "$2")}
-           AND regexp_replace(n."label", '^\\s+|\\s+$', '', 'g') ~ '^([0-9]{3,4}|[0-9]{4}-[0-9]{2}(-[0-9]{2})?|[0-9]+(\\.[0-9]+)?)$'
-       )
-       SELECT e."relation", COUNT(*), COUNT(*) FILTER (WHERE e."target" IN (SELECT "nodeId" FROM numeric))
-       FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")} GROUP BY e."relation"`,
-      [graphId, version],
-    ),
-    degrees.then(async (tabled) => {
-      const text = tabled
-        ? `SELECT "degree", COUNT(*) FROM "NodeDegree" WHERE "graphId" = $1 AND "version" = $2 GROUP BY "degree" ORDER BY "degree"`
-        : `SELECT d, COUNT(*) FROM (
-         SELECT id, COUNT(*) AS d FROM (
-           SELECT e."source" AS id FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")}
-           UNION ALL SELECT e."target" FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")}
-         ) ends GROUP BY id
-       ) degrees GROUP BY d ORDER BY d`;
-      return [tabled, await rows(text, [graphId, version])] as const;
-    }),
-    rows(
-      `SELECT DISTINCT ctx FROM (
-         SELECT (e."data"::jsonb) ->> 'context' AS ctx, jsonb_typeof((e."data"::jsonb) -> 'context') AS t
-         FROM "Edge" e WHERE e."graphId" = $1 AND ${LIVE("e.", "$2")} AND e."data" LIKE '%"context"%'
-       ) c WHERE t = 'string'`,
-      [graphId, version],
-    ),
+  const [{ figures, degreeBase }, files] = await Promise.all([
+    versionFiguresOf(graphId, version),
     rows(`SELECT EXISTS (SELECT 1 FROM "NodeKey" WHERE "graphId" = $1 AND "kind" = 'f')`, [graphId]),
   ]);
-  const n = Number(nodeCount[0]?.[0] ?? 0);
+  const { histogram, contexts } = figures;
+  const n = figures.nodeCount;
   const relationStatistics = new Map<string, RelationStatistics>();
-  for (const [relation, count, numeric] of relations) relationStatistics.set(relation as string, { n: Number(count), numeric: Number(numeric) });
+  for (const [relation, count, numeric] of figures.relations) relationStatistics.set(relation, { n: count, numeric });
   // The in-memory hub degree: max(50, the 99th percentile of every node's degree, isolated nodes at 0).
   let withEdges = 0;
   for (const [, count] of histogram) withEdges += Number(count);
@@ -187,14 +135,14 @@ async function readFigures(source: SqlGraphSource): Promise<VersionFigures> {
   const relationList = [...relationStatistics.keys()];
   const descriptions = findRelationDescriptions(source.sourcePath, new Set(relationList));
   const edgeKinds = new Set<string>(relationList);
-  for (const [ctx] of contexts) edgeKinds.add(ctx as string);
+  for (const [ctx] of contexts) edgeKinds.add(ctx);
   return {
     rows: new RowCache(),
     statistics: { nodeCount: n, hubDegree: Math.max(50, p99), edgeKinds, relations: relationList },
     ranking: { statistics: relationStatistics, ...(descriptions ? { descriptions } : {}) },
     meta: metaFromText(source.meta),
     hasFiles: files[0]?.[0] === true,
-    degree: degreeSql(tabled),
+    degree: degreeSql(degreeBase),
   };
 }
 
@@ -243,29 +191,6 @@ class RowCache {
 }
 
 const ROW_CACHE_ITEMS = 300_000;
-
-/**
- * A node's live degree at version $2, beside its row: no second statement per fetch. From
- * `NodeDegree` when the version's degrees are there (one index probe), else counted: edges not
- * closed (`validTo` NULL: nearly all) from the partial indexes of migration
- * `edge_live_degree_indexes` without reading the Edge heap (an index-only scan), closed edges
- * still live at $2 (an older version's) from the small index of closed edges.
- */
-function degreeSql(tabled: boolean): string {
-  // No row: a node with no live edge (rare), or the version's rows deleted by another instance
-  // while this retrieval ran (more than DEGREE_VERSIONS commits since it began): counted, never 0.
-  if (tabled) return `COALESCE((SELECT d."degree" FROM "NodeDegree" d WHERE d."graphId" = n."graphId" AND d."version" = $2 AND d."nodeId" = n."nodeId"), ${countedDegreeSql()})`;
-  return countedDegreeSql();
-}
-
-function countedDegreeSql(): string {
-  return ["source", "target"]
-    .map(
-      (end) => `(SELECT COUNT(*) FROM "Edge" e WHERE e."graphId" = n."graphId" AND e."${end}" = n."nodeId" AND e."validTo" IS NULL AND e."validFrom" <= $2)
-  + (SELECT COUNT(*) FROM "Edge" e WHERE e."graphId" = n."graphId" AND e."${end}" = n."nodeId" AND e."validTo" IS NOT NULL AND e."validFrom" <= $2 AND e."validTo" > $2)`,
-    )
-    .join("\n  + ");
-}
 
 class FetchedRows implements PartialGraphKnowledge {
   readonly nodes = new Map<string, NodeRow>();
@@ -574,8 +499,10 @@ async function prefetchQuestion(fetched: FetchedRows, question: string, hasFiles
 
 export interface SqlRetrieval<T> {
   result: T;
-  /** The partial graph the result was computed on: holds every node and edge of the result. */
+  /** The graph the result was computed on (the partial graph, or the overlay on it): holds every node and edge of the result. */
   graph: KnowledgeGraph;
+  /** The partial graph of the stored version under it (what was fetched and what the last run missed). */
+  part: PartialGraph;
   rounds: number;
   queries: number;
   sqlMs: number;
@@ -591,6 +518,13 @@ export function traceSqlRetrieval(on: boolean): void {
 }
 
 /**
+ * A graph laid over each round's partial graph (a campaign's sandbox: lib/server/campaigns), on
+ * which the retrieval runs: it reads the version through the partial graph's lookups, so what it
+ * lacks is recorded there and fetched. `whole` is the version's figures, for the overlay's own.
+ */
+export type SqlOverlay = (part: KnowledgeGraph, whole: WholeGraphFigures) => KnowledgeGraph;
+
+/**
  * Run `run` on partial graphs until a run reads only what the graph holds completely. `termsOf`
  * names the terms whose label substrings the run scored with on that graph (read from the
  * label index, which records no misses): a run with a term not fetched yet runs again after it.
@@ -601,6 +535,7 @@ async function runOverSql<T>(
   entities: readonly string[],
   run: (graph: KnowledgeGraph) => T,
   termsOf: (graph: KnowledgeGraph) => readonly string[],
+  overlay?: SqlOverlay,
 ): Promise<SqlRetrieval<T>> {
   await ensureNodeKeys(source.graphId, source.version);
   const figures = await versionFigures(source);
@@ -611,29 +546,30 @@ async function runOverSql<T>(
   await Promise.all([prefetchQuestion(fetched, question, figures.hasFiles), fetched.fetchAdjacency(entities)]);
   for (let round = 1; ; round++) {
     let t = performance.now();
-    const graph = fetched.build(figures);
+    const part = fetched.build(figures);
+    const graph = overlay ? overlay(part, figures) : part;
     trace?.push({ what: `build ${round}`, ms: performance.now() - t, rows: graph.nodes.size });
     t = performance.now();
     const result = run(graph);
     trace?.push({ what: `run ${round}`, ms: performance.now() - t, rows: graph.edges.size });
     const terms = termsOf(graph).filter((t) => !fetched.terms.has(t));
-    if (!graph.hasMisses() && terms.length === 0) return { result, graph, rounds: round, queries: fetched.queries, sqlMs: fetched.sqlMs, ...(trace ? { trace } : {}) };
+    if (!part.hasMisses() && terms.length === 0) return { result, graph, part, rounds: round, queries: fetched.queries, sqlMs: fetched.sqlMs, ...(trace ? { trace } : {}) };
     if (round >= MAX_ROUNDS) throw new AppError("INTERNAL", `SQL retrieval did not settle after ${MAX_ROUNDS} rounds`);
-    const { ids, adjacency, norms } = graph.misses;
+    const { ids, adjacency, norms } = part.misses;
     await Promise.all([fetched.fetchNorms(norms), fetched.fetchIds(ids), fetched.fetchAdjacency(adjacency), terms.length > 0 ? fetchTerms(fetched, terms, figures.hasFiles) : undefined]);
   }
 }
 
 /** `queryGraph` on a stored version through SQL: the same result, without loading the graph. */
-export function sqlQueryGraph(source: SqlGraphSource, options: Omit<QueryGraphOptions, "graph">): Promise<SqlRetrieval<QueryGraphResult>> {
-  return runOverSql(source, options.question, [], (graph) => queryGraph({ ...options, graph }), () => questionTerms(options.question));
+export function sqlQueryGraph(source: SqlGraphSource, options: Omit<QueryGraphOptions, "graph">, overlay?: SqlOverlay): Promise<SqlRetrieval<QueryGraphResult>> {
+  return runOverSql(source, options.question, [], (graph) => queryGraph({ ...options, graph }), () => questionTerms(options.question), overlay);
 }
 
 /** `expandHops` on a stored version through SQL: the same result, without loading the graph. */
-export function sqlExpandHops(source: SqlGraphSource, options: Omit<ExpandHopsOptions, "graph">): Promise<SqlRetrieval<ExpandHopsResult>> {
+export function sqlExpandHops(source: SqlGraphSource, options: Omit<ExpandHopsOptions, "graph">, overlay?: SqlOverlay): Promise<SqlRetrieval<ExpandHopsResult>> {
   // expandHops scores with the words outside the question's mentions when it has any (questionFocus: cached per graph).
   return runOverSql(source, options.question, options.entities, (graph) => expandHops({ ...options, graph }), (graph) => {
     const { anchors, relationText } = questionFocus(graph, options.question);
     return questionTerms(anchors.size === 0 ? options.question : relationText);
-  });
+  }, overlay);
 }

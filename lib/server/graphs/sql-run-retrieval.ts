@@ -13,7 +13,9 @@ import type { LoopRetrieval } from "../../loop/types";
 import { resolveDatabaseUrl } from "../db/database-url";
 import { findGraphRow, findVersionCounts } from "./graph-store";
 import { edgeFromColumns, metaFromText, nodeFromColumns } from "./graph-rows";
-import type { SqlGraphSource } from "./sql-retrieval";
+import type { SqlGraphSource, SqlOverlay } from "./sql-retrieval";
+
+export type { SqlOverlay, WholeGraphFigures } from "./sql-retrieval";
 import { sqlRetrievalThreshold, usesSqlRetrieval } from "./sql-retrieval-setting";
 
 /** A stored version that is retrieved through SQL. */
@@ -46,8 +48,11 @@ export interface SqlLoopRetrieval extends LoopRetrieval {
   stats: { calls: number; rounds: number; queries: number; sqlMs: number };
 }
 
-/** The hop loop's retrieval through SQL on one stored version. */
-export function createSqlLoopRetrieval(source: SqlGraphSource): SqlLoopRetrieval {
+/**
+ * The hop loop's retrieval through SQL on one stored version; with `overlay`, on that graph laid
+ * over each partial graph (a campaign's sandbox), which the steps after the retrieval then read.
+ */
+export function createSqlLoopRetrieval(source: SqlGraphSource, overlay?: SqlOverlay): SqlLoopRetrieval {
   let last: KnowledgeGraph = new Graph(metaFromText(source.meta));
   const stats = { calls: 0, rounds: 0, queries: 0, sqlMs: 0 };
   const note = <T>(r: { result: T; graph: KnowledgeGraph; rounds: number; queries: number; sqlMs: number }) => {
@@ -63,11 +68,11 @@ export function createSqlLoopRetrieval(source: SqlGraphSource): SqlLoopRetrieval
     lastGraph: () => last,
     async query(options) {
       const { sqlQueryGraph } = await import("./sql-retrieval");
-      return note(await sqlQueryGraph(source, options));
+      return note(await sqlQueryGraph(source, options, overlay));
     },
     async expand(options) {
       const { sqlExpandHops } = await import("./sql-retrieval");
-      return note(await sqlExpandHops(source, options));
+      return note(await sqlExpandHops(source, options, overlay));
     },
   };
 }
@@ -139,15 +144,14 @@ export interface SettledGraph<T> {
  * graph's relations, a superset of those around every node it read) and label lookups beyond
  * the question's words.
  */
-export async function sqlSettleGraph<T>(source: SqlGraphSource, question: string, run: (graph: KnowledgeGraph) => Promise<T>): Promise<SettledGraph<T>> {
+export async function sqlSettleGraph<T>(source: SqlGraphSource, question: string, run: (graph: KnowledgeGraph) => Promise<T>, overlay?: SqlOverlay): Promise<SettledGraph<T>> {
   const { sqlExpandHops } = await import("./sql-retrieval");
-  const { PartialGraph } = await import("./sql-partial-graph");
   const entities = new Set<string>();
   for (let round = 1; ; round++) {
-    const { graph } = await sqlExpandHops(source, { entities: [...entities], question, hops: 1, cap: 1 });
+    // With an overlay the run reads the version through it: its misses are the partial graph's.
+    const { graph, part } = await sqlExpandHops(source, { entities: [...entities], question, hops: 1, cap: 1 }, overlay);
     const result = await run(graph);
-    if (!(graph instanceof PartialGraph)) return { result, graph, rounds: round, settled: false };
-    const wanted = [...graph.misses.ids, ...graph.misses.adjacency].filter((id) => !entities.has(id));
+    const wanted = [...part.misses.ids, ...part.misses.adjacency].filter((id) => !entities.has(id));
     if (wanted.length === 0 || round >= MAX_SETTLE_ROUNDS) return { result, graph, rounds: round, settled: wanted.length === 0 };
     for (const id of wanted) entities.add(id);
   }

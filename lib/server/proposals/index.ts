@@ -12,3 +12,4 @@ export * from "./review-calibration";
 export * from "./submit-proposal";
 export * from "./contract";
 export * from "./queue-proposals";
+export { reviewOverSql } from "./sql-review";
