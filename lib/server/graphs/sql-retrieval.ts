@@ -30,9 +30,9 @@ import { tokenize } from "../../graph/normalize";
 import { wordTokens } from "../../providers/heuristic/text";
 import type { ExpandHopsOptions, ExpandHopsResult } from "../../retrieve/expand-hops";
 import { expandHops } from "../../retrieve/expand-hops";
-import type { QueryGraphOptions, QueryGraphResult, WholeGraphStatistics } from "../../retrieve/query-graph";
+import type { QueryGraphOptions, QueryGraphResult } from "../../retrieve/query-graph";
 import { queryGraph, questionFocus, questionTerms, setWholeGraphStatistics } from "../../retrieve/query-graph";
-import type { RelationRankerOptions, RelationStatistics } from "../../retrieve/rank-relations";
+import type { RelationStatistics } from "../../retrieve/rank-relations";
 import { configureRelationRanker } from "../../retrieve/rank-relations";
 import { MAX_NAME_WORDS } from "../../providers/heuristic/graph-index";
 import { resolveDatabaseUrl } from "../db/database-url";
@@ -43,6 +43,7 @@ import { PartialGraph } from "./sql-partial-graph";
 import { ensureNodeKeys, MAX_PHRASE_WORDS, MIN_LABEL_WORD } from "./sql-node-keys";
 import { findRelationDescriptions } from "./relation-ranking";
 import { degreeSql, versionFiguresOf } from "./sql-version-figures";
+import type { WholeGraphFigures } from "../../campaign/sandbox-statistics";
 
 /** One stored version, as the SQL retrieval reads it. */
 export interface SqlGraphSource {
@@ -72,11 +73,8 @@ async function rows(text: string, params: unknown[]): Promise<unknown[][]> {
 // ---------------------------------------------------------------------------------------------
 // Whole-graph figures, once per version
 
-/** A version's whole-graph figures: the retrieval index's and the relation ranker's. */
-export interface WholeGraphFigures {
-  statistics: WholeGraphStatistics;
-  ranking: RelationRankerOptions & { statistics: ReadonlyMap<string, RelationStatistics> };
-}
+/** A version's whole-graph figures (the retrieval index's and the relation ranker's): the pure core's type. */
+export type { WholeGraphFigures };
 
 interface VersionFigures extends WholeGraphFigures {
   rows: RowCache;
