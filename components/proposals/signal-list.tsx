@@ -9,6 +9,7 @@ const SIGNAL_LABEL: Record<ScoreSignal["kind"], string> = {
   rule: "rule",
   signature: "signature",
   functional: "functional",
+  disjoint: "disjoint",
   code: "code",
   graph: "graph",
   name: "name",

@@ -293,6 +293,35 @@ describe("FB15k-237 sample: true held-out edges vs the same subject and relation
     expect(Math.abs(expected / n - fired / n)).toBeLessThan(0.1);
   });
 
+  it("disjoint links: a country never contains a person who holds its nationality, and held-out true facts are not flagged", () => {
+    const contains = "/location/location/contains";
+    const nationality = "/people/person/nationality";
+    const stats = rules.disjoint.get(contains);
+    expect(stats).toBeDefined();
+    if (!stats) return;
+    // "y --nationality--> x", seen from the country x: chosen on one half, measured on the other.
+    const chosen = [...stats.chosen.keys()].map((a) => `${rules.index.display[a >> 1]}${a & 1 ? " (reverse)" : ""}`);
+    expect(chosen).toContain(`${nationality} (reverse)`);
+    expect(stats.trueLinked / stats.trueSamples).toBeLessThan(0.01);
+    expect(stats.randomLinked / stats.randomSamples).toBeGreaterThan(0.02);
+    // A made-up edge between a country and one of its nationals: the stored link is the evidence.
+    const national = [...graph.edges.values()].find((e) => e.relation === nationality && !graph.outEdges(e.target).some((c) => c.relation === contains && c.target === e.source));
+    expect(national).toBeDefined();
+    if (!national) return;
+    const [review] = reviewActions({ graph, actions: [ins(national.target, contains, national.source)], rules, documents: new Map() });
+    const signal = review?.signals?.find((x) => x.kind === "disjoint");
+    expect(signal?.contribution).toBeLessThan(-0.5);
+    expect(signal?.positive).toBeFalsy();
+    expect(signal?.summary).toContain(`--${nationality}--> `);
+    expect(signal?.summary).toMatch(/ of \d+ held-out true \/location\/location\/contains facts, \d+(\.\d)?% of \d+ random pairs: ×[\d.]+, at most ×[\d.]+ at 90% confidence/);
+    const cited = review?.evidence[signal?.evidence ?? -1];
+    expect(cited?.path?.[0]).toMatchObject({ subject_id: national.source, relation: nationality, object_id: national.target });
+    expect(review?.confidence).toBe("LOW");
+    // The held-out test facts (true, absent from the sample): the signal almost never speaks against them.
+    const flagged = reviewActions({ graph, actions: tests.map((t) => ins(t.subject, t.relation, t.object)), rules, documents: new Map() }).filter((r) => r.signals?.some((x) => x.kind === "disjoint")).length;
+    expect(flagged).toBeLessThanOrEqual(Math.ceil(tests.length * 0.02));
+  });
+
   it("a person's gender is functional: a second gender conflicts and names the stored one", () => {
     const gender = "/people/person/gender";
     const stats = rules.functional.get(gender);

@@ -98,6 +98,8 @@ import type { IntRule, RulesIndex } from "./rules-index";
 export type { RulesIndex } from "./rules-index";
 import type { ConstantRuleModel, RatioBand } from "./constant-rules";
 import { bandOf, mineConstantModels, ratioBands } from "./constant-rules";
+import type { DisjointStats } from "./disjoint-relations";
+import { measureDisjointRelations } from "./disjoint-relations";
 import type { EmbeddingModel } from "./embed-graph";
 import { DEFAULT_EMBEDDING_LIMITS, trainEmbeddings } from "./embed-graph";
 import { atomRange, buildIndex, flip, graphEnd, hasEntry, rng, stride, tripleOf } from "./rules-index";
@@ -161,6 +163,8 @@ export interface MineLimits {
   embeddingSoftmax: number;
   /** Facts per relation that measure "both ends come from one source file" (default 200; `predictBySameSource`). */
   sameSourceSamples: number;
+  /** Facts per relation that choose and measure its disjoint links (disjoint-relations.ts; default 2,000, 0 leaves them out). */
+  disjointSamples: number;
 }
 
 export const DEFAULT_MINE_LIMITS: Readonly<MineLimits> = Object.freeze({
@@ -190,6 +194,7 @@ export const DEFAULT_MINE_LIMITS: Readonly<MineLimits> = Object.freeze({
   embeddingNegatives: 2,
   embeddingSoftmax: 0,
   sameSourceSamples: 200,
+  disjointSamples: 2_000,
 });
 
 /** One body atom. `inverse`: the stored edge points from the later variable to the earlier one. */
@@ -383,6 +388,8 @@ export interface MinedGraphRules {
   embedding: EmbeddingModel | null;
   /** Per normalised relation: how often its facts join nodes of one source file (`predictBySameSource`); empty when no node has one. */
   sameSource: Map<string, SameSourceStats>;
+  /** Per normalised relation: the links it (almost) never shares a pair with (disjoint-relations.ts); empty when turned off. */
+  disjoint: Map<string, DisjointStats>;
   stats: { nodes: number; facts: number; relations: number; rules: number; ms: number };
   limits: MineLimits;
   /** The mined version's integer index (about 40 bytes per fact). */
@@ -2021,6 +2028,16 @@ function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, Min
     yield NEIGHBOURS + (CONSTANTS - NEIGHBOURS) * ((r + 1) / R);
   }
   domainCache.delete(ix); // mining scratch: the queries need only the CSR
+  const disjointRun = measureDisjointRelations(ix, limits.disjointSamples, rng(limits.seed + 0x3c6ef372));
+  let disjoint: Map<string, DisjointStats>;
+  for (;;) {
+    const next = disjointRun.next();
+    if (next.done) {
+      disjoint = next.value;
+      break;
+    }
+    yield CONSTANTS;
+  }
   const constantRun = mineConstantModels(ix, limits.constantSamples, rng(limits.seed + 0x27d4eb2d));
   let constants: Map<string, ConstantRuleModel>;
   for (;;) {
@@ -2051,6 +2068,7 @@ function* mine(graph: KnowledgeGraph, limits: MineLimits): Generator<number, Min
     constants,
     embedding,
     sameSource,
+    disjoint,
     stats: { nodes: ix.n, facts: totalFacts, relations: R, rules: ruleCount, ms: 0 },
     limits,
     index: ix,

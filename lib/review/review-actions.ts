@@ -28,8 +28,9 @@ import { getRelationRanker } from "../retrieve/rank-relations";
 import type { MinedGraphRules } from "./mine-graph-rules";
 import { functionalConflict, predictByNeighbours, predictBySameSource, predictEdge, relationSignatureFit } from "./mine-graph-rules";
 import { predictByConstants } from "./constant-rules";
+import { predictByDisjointRelations } from "./disjoint-relations";
 import { predictByEmbedding } from "./embed-graph";
-import { POSITIVE_RATIO, ratioText } from "./measured-ratio";
+import { POSITIVE_RATIO, RATIO_CONFIDENCE, ratioText } from "./measured-ratio";
 import { ScoreCard, decideLabel } from "./score-action";
 import type { CoMention, MatchTerms, TextStatement } from "./text-evidence";
 import { bareIdentifier, documentMentions, findCoMentions, findStatements, isAliasStatement, isCodeDocument, matchTerms, relationWordsOf, stem, unqualified } from "./text-evidence";
@@ -781,6 +782,7 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
   if (!shortSpoke()) neighbourSignal(rv, s, o, relation, sign);
   if (sign === 1 && !shortSpoke()) embeddingSignal(rv, s, o, relation);
   if (sign === 1) sameSourceSignal(rv, s, o, relation);
+  if (sign === 1) disjointSignal(rv, s, o, relation);
   // Kinds and one-object-per-subject are measured over a relation's uses: in an open-relation
   // graph (a few uses per relation) they measure sparsity, not the relation. There only the
   // written form of the names (a date, a number, a proper name, a common noun) is compared.
@@ -913,6 +915,32 @@ function sameSourceSignal(rv: Review, s: GraphNode, o: GraphNode, relation: stri
   const what = `${s.label} and ${o.label} both come from ${p.file}; ${pct(p.stats.trueSame / p.stats.trueSamples)} of ${p.stats.trueSamples} ${p.relation} facts join nodes of one file, ${pct(p.stats.otherSame / p.stats.otherSamples)} of other objects of the relation: ${ratioText(p.bound)}`;
   const evidence = rv.cite({ kind: "relation_usage", summary: what });
   rv.card.add("graph", c, what, { evidence, positive: p.bound.lower >= POSITIVE_RATIO });
+}
+
+/** Contribution floor of a disjoint link: strong evidence against, as a blocking warning's −4 is not. */
+const DISJOINT_MIN_CONTRIBUTION = -3;
+
+/**
+ * The pair already carries a link the relation (almost) never shares a pair with
+ * (disjoint-relations.ts): measured at mining on held-out facts of the relation against random
+ * pairs, weighed by the ratio's upper 90% bound, and only when that bound is below 1. Inserts
+ * only, and only against: a link the relation's facts share is a path rule's to say.
+ */
+function disjointSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string): void {
+  const rules = rv.ctx.rules;
+  if (!rules?.disjoint || s.id === o.id) return;
+  const ix = rules.index;
+  const p = predictByDisjointRelations(ix, rules.disjoint, rv.ctx.graph, normalizeRelation(relation), ix.numberOf.get(s.id) ?? -1, ix.numberOf.get(o.id) ?? -1);
+  if (!p || !(p.upper < 1)) return;
+  const c = Math.max(DISJOINT_MIN_CONTRIBUTION, Math.log(p.upper));
+  if (c > -0.05) return;
+  const st = p.stats;
+  const what =
+    `${s.label} and ${o.label} are already linked by ${p.links.map(tripleText).join("; ")}, and ${p.relation} (almost) never shares a pair with ${p.links.length === 1 ? "that link" : "those links"}: ` +
+    `pairs carrying a link disjoint with it are ${pct(st.trueLinked / Math.max(1, st.trueSamples))} of ${st.trueSamples} held-out true ${p.relation} facts, ${pct(st.randomLinked / Math.max(1, st.randomSamples))} of ${st.randomSamples} random pairs: ` +
+    `×${p.ratio.toFixed(2)}, at most ×${p.upper.toFixed(2)} at ${RATIO_CONFIDENCE} confidence`;
+  const evidence = rv.cite({ kind: "path", summary: what, path: p.links });
+  rv.card.add("disjoint", c, what, { evidence });
 }
 
 type SurfaceKind = "date" | "number" | "name" | "common";

@@ -79,6 +79,7 @@ export type SignalKind =
   | "rule" // a path rule mined from the graph predicts (or fails to predict) the edge
   | "signature" // the relation's usual domain / range (node kinds) fits or breaks
   | "functional" // a one-object-per-subject relation already has another object
+  | "disjoint" // the pair is already linked by a relation this one (almost) never shares a pair with
   | "code" // the language-aware code check confirms or contradicts
   | "graph" // other graph context (path, community, degree, duplicate copies)
   | "name" // name-level evidence for replace_node (alias statement, equal labels, kinds)

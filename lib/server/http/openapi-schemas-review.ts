@@ -36,7 +36,7 @@ export const ActionReview = z.object({
   signals: z
     .array(
       z.object({
-        kind: z.enum(["text", "rule", "signature", "functional", "code", "graph", "name", "llm", "warning"]),
+        kind: z.enum(["text", "rule", "signature", "functional", "disjoint", "code", "graph", "name", "llm", "warning"]),
         contribution: z.number().describe("signed: > 0 speaks for the action, < 0 against it"),
         summary: z.string(),
         evidence: int.optional().describe("index into evidence[] of the item carrying the quote, path or source"),

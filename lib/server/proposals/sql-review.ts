@@ -28,7 +28,7 @@ export interface ReviewOverSqlOptions {
 export type ReviewAgainst = (options: ReviewOverSqlOptions & { neighbourhood: { graphId: string; version: number; graph: KnowledgeGraph } }) => Promise<ActionReview[]>;
 
 /** Signal kinds a neighbourhood counts from part of the graph: no evidence on their own there. */
-const WHOLE_GRAPH_KINDS: ReadonlySet<ScoreSignal["kind"]> = new Set(["signature", "functional", "rule"]);
+const WHOLE_GRAPH_KINDS: ReadonlySet<ScoreSignal["kind"]> = new Set(["signature", "functional", "disjoint", "rule"]);
 
 function namesOf(actions: readonly ReviewInput[]): string[] {
   const names: string[] = [];
