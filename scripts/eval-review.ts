@@ -41,7 +41,7 @@ import { graphFromGraphifyDocument } from "../lib/import/parse-graphify";
 import { parseLabelFile, parseTripleLines, parseTriples } from "../lib/import/parse-triples";
 import type { RefinementAction } from "../lib/loop/types";
 import { createNameResolver } from "../lib/review/resolve-action";
-import { documentIdsForReview, reviewActions } from "../lib/review/review-actions";
+import { MAX_NAMED_DOCUMENTS, documentIdsForReview, reviewActions, textSearchesForReview } from "../lib/review/review-actions";
 import { DEFAULT_THRESHOLDS, labelFromScore } from "../lib/review/score-action";
 import { splitSentences, proseKey, findTerm } from "../lib/review/text-evidence";
 import type { ActionReview, Confidence, LabelThresholds } from "../lib/review/types";
@@ -402,6 +402,20 @@ function run(set: EvalSet, rules: MinedGraphRules | null): Scored[] {
     for (const id of documentIdsForReview({ graph: set.graph, actions, resolve })) {
       const d = set.documents.get(id);
       if (d) documents.set(id, d);
+    }
+    // As the server's findDocumentsNaming: an insert with a new endpoint reads the passages naming both sides.
+    for (const search of textSearchesForReview({ graph: set.graph, actions, resolve })) {
+      const a = search.subject.toLowerCase();
+      const b = search.object.toLowerCase();
+      let found = 0;
+      for (const d of set.documents.values()) {
+        if (found >= MAX_NAMED_DOCUMENTS) break;
+        const text = d.text.toLowerCase();
+        if (text.includes(a) && text.includes(b)) {
+          documents.set(d.docId, d);
+          found++;
+        }
+      }
     }
     const reviews = reviewActions({ graph: set.graph, actions, documents, resolve, rules });
     reviews.forEach((review, j) => {

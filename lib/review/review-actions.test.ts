@@ -15,7 +15,7 @@ import { mineGraphRules } from "./mine-graph-rules";
 import { createNameResolver } from "./resolve-action";
 import { DEFAULT_THRESHOLDS } from "./score-action";
 import type { ReviewInput } from "./review-actions";
-import { documentIdsForReview, isGenericName, isGenericObject, reviewActions } from "./review-actions";
+import { MAX_NAMED_DOCUMENTS, documentIdsForReview, isGenericName, isGenericObject, reviewActions, textSearchesForReview } from "./review-actions";
 import type { ActionReview, WarningCode } from "./types";
 
 const ins = (subject: string, relation: string, object: string): RefinementAction => ({ type: "insert_edge", subject, relation, object });
@@ -39,12 +39,16 @@ function byId(documents: readonly CorpusDocument[]): Map<string, CorpusDocument>
   return new Map(documents.map((d) => [d.docId, d]));
 }
 
-/** What the server does: fetch only the ids the review asks for. */
+/** What the server does: fetch only the ids the review asks for, and the documents naming both sides of an insert with a new endpoint. */
 function fetched(graph: KnowledgeGraph, all: ReadonlyMap<string, CorpusDocument>, actions: readonly ReviewInput[]): Map<string, CorpusDocument> {
   const out = new Map<string, CorpusDocument>();
   for (const id of documentIdsForReview({ graph, actions })) {
     const d = all.get(id);
     if (d) out.set(id, d);
+  }
+  for (const { subject, object } of textSearchesForReview({ graph, actions })) {
+    const named = [...all.values()].filter((d) => d.text.toLowerCase().includes(subject.toLowerCase()) && d.text.toLowerCase().includes(object.toLowerCase()));
+    for (const d of named.slice(0, MAX_NAMED_DOCUMENTS)) out.set(d.docId, d);
   }
   return out;
 }
@@ -359,6 +363,28 @@ describe("review on MuSiQue (LLM-extracted triples with their passages)", () => 
     expect(r.resolved.object?.status).toBe("not_found");
     expect(r.confidence).toBe("MEDIUM");
     expect(r.evidence.find((e) => e.kind === "text")?.source?.docId).toBe("musique-p0010");
+  });
+
+  it("both endpoints new (the extracted triple removed): the passages naming both are read, and the sentence states it", () => {
+    const lines = readData("musique", "triples.jsonl")
+      .split("\n")
+      .filter((l) => !l.includes('"subject": "Restoration", "relation": "began in"'));
+    const without = parseBundle({ corpus: { name: "corpus.jsonl", text: readData("musique", "corpus.jsonl") }, triples: { name: "triples.jsonl", text: lines.join("\n") } }).graph;
+    const action = ins("Restoration", "began in", "mid-1970s");
+    expect(without.nodes.has("Restoration") || without.nodes.has("mid-1970s")).toBe(false);
+    expect(documentIdsForReview({ graph: without, actions: [action] })).toEqual([]);
+    expect(textSearchesForReview({ graph: without, actions: [action] })).toEqual([{ subject: "Restoration", object: "mid-1970s" }]);
+    // Before: nothing behind either end was read, and the review said so with no evidence.
+    expect(reviewActions({ graph: without, actions: [action], documents: new Map() })[0]?.confidence).toBe("LOW");
+    const r = reviewOne(without, all, action);
+    expect(r.confidence).toBe("HIGH");
+    expect(r.reasons).toContain('1 passage names both "Restoration" and "mid-1970s" (read because an endpoint is new)');
+    const text = r.evidence.find((e) => e.kind === "text");
+    expect(text?.quote).toBe("Restoration began in the mid-1970s, and the building was reopened in 1985.");
+    expect(text?.source).toMatchObject({ docId: "musique-p1865", title: "Hudson County Courthouse" });
+    // The same passage names a year the relation's words do not join to it: not a statement of it.
+    const other = reviewOne(without, all, ins("Restoration", "began in", "1966"));
+    expect(other.confidence).not.toBe("HIGH");
   });
 
   it('a placeholder object ("unknown") is GENERIC_OBJECT, LOW', () => {

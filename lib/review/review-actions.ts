@@ -151,6 +151,61 @@ export function documentIdsForReview({
   return [...ids];
 }
 
+/** Documents naming both sides of an insert with a new endpoint that the review reads, at most. */
+export const MAX_NAMED_DOCUMENTS = 20;
+
+/** The two names an insert with a new endpoint is looked up by: a node's label, else the name as proposed. */
+export interface TextSearch {
+  subject: string;
+  object: string;
+}
+
+/**
+ * Text searches the review needs beyond `documentIdsForReview`: an insert whose subject or object
+ * is not in the graph (a name only a passage has, e.g. MuSiQue's "Restoration began in the
+ * mid-1970s", both ends extracted from that one sentence) has no documents behind that end. The
+ * server fetches the documents whose text names both (`findDocumentsNaming`, at most
+ * MAX_NAMED_DOCUMENTS per search) and passes them in with the others; the review reads them with
+ * the same statement rules as every passage (co-mention, lists and metadata lines are not statements).
+ */
+export function textSearchesForReview({
+  graph,
+  actions,
+  resolve = createNameResolver({ graph }),
+}: {
+  graph: KnowledgeGraph;
+  actions: readonly ReviewInput[];
+  resolve?: NameResolver;
+}): TextSearch[] {
+  const out = new Map<string, TextSearch>();
+  for (const item of actions) {
+    if (isUnparseable(item) || item.type !== "insert_edge") continue;
+    const resolved = resolveActionNames({ graph, action: item, resolve });
+    const side = (r: ResolvedName | undefined, name: string) => (r?.status === "exact" && r.nodeId ? (graph.getNode(r.nodeId)?.label ?? name) : unqualified(name).trim());
+    if (resolved.subject?.status !== "not_found" && resolved.object?.status !== "not_found") continue;
+    if (resolved.subject?.status === "ambiguous" || resolved.object?.status === "ambiguous") continue;
+    const search = { subject: side(resolved.subject, item.subject), object: side(resolved.object, item.object) };
+    if (search.subject.length < 2 || search.object.length < 2 || normalizeLabel(search.subject) === normalizeLabel(search.object)) continue;
+    out.set(JSON.stringify([search.subject.toLowerCase(), search.object.toLowerCase()]), search);
+  }
+  return [...out.values()];
+}
+
+/** The passed-in documents whose text names both (case-insensitive), not already read; MAX_NAMED_DOCUMENTS at most. */
+function documentsNaming(rv: Review, search: TextSearch, read: readonly CorpusDocument[]): CorpusDocument[] {
+  const seen = new Set(read.map((d) => d.docId));
+  const a = search.subject.toLowerCase();
+  const b = search.object.toLowerCase();
+  const out: CorpusDocument[] = [];
+  for (const d of rv.ctx.documents.values()) {
+    if (out.length >= MAX_NAMED_DOCUMENTS) break;
+    if (seen.has(d.docId)) continue;
+    const text = d.text.toLowerCase();
+    if (text.includes(a) && text.includes(b)) out.push(d);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Shared per-review state
 
@@ -1055,16 +1110,24 @@ function reviewInsert(rv: Review, index: number): ActionReview {
   }
   checkRetrieved(rv, [s, o]);
 
-  // Text: statements (not co-mention) in every passage behind the existing endpoint(s).
+  // Text: statements (not co-mention) in every passage behind the existing endpoint(s), and where
+  // an endpoint is new, in the passages that name both sides (textSearchesForReview).
   let stated: TextStatement | null = null;
-  if (s || o) {
+  const behind = endpointDocuments(rv, [s, o]);
+  const resolvedName = (r: ResolvedName | undefined, name: string) => (r && rv.node(r) ? (rv.node(r) as GraphNode).label : unqualified(name).trim());
+  const naming =
+    (rv.resolved.subject?.status === "not_found" || rv.resolved.object?.status === "not_found") && rv.resolved.subject?.status !== "ambiguous" && rv.resolved.object?.status !== "ambiguous"
+      ? documentsNaming(rv, { subject: resolvedName(rv.resolved.subject, action.subject), object: resolvedName(rv.resolved.object, action.object) }, behind)
+      : [];
+  if (naming.length > 0) rv.reasons.push(`${naming.length} passage${naming.length === 1 ? "" : "s"} name${naming.length === 1 ? "s" : ""} both "${action.subject}" and "${action.object}" (read because an endpoint is new)`);
+  if (s || o || naming.length > 0) {
     const st = textSignal(rv, {
-      docs: endpointDocuments(rv, [s, o]),
+      docs: [...behind, ...naming],
       a: termsFor(rv, "subject"),
       b: termsFor(rv, "object"),
       relation: action.relation,
       sign: 1,
-      label: [s, o].filter((n): n is GraphNode => n !== null).map((n) => `"${n.label}"`).join(" and "),
+      label: [s, o].filter((n): n is GraphNode => n !== null).map((n) => `"${n.label}"`).join(" and ") || `"${action.subject}" and "${action.object}"`,
     });
     if (st && TEXT_WEIGHT[st.kind] > 0) {
       stated = st;

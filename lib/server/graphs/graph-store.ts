@@ -202,6 +202,30 @@ export async function* livePages<T>(table: "Node" | "Edge", columns: string, gra
   }
 }
 
+/** LIKE pattern for "contains `text`", `\` escaping LIKE's own characters. */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The graph's documents whose text names both strings (case-insensitive as LOWER goes: ASCII on
+ * SQLite, Unicode on PostgreSQL), at most `limit` per search, in docId order: what a review reads
+ * for an insert with an endpoint the graph does not have (review-actions.ts `textSearchesForReview`).
+ */
+export async function findDocumentsNaming(graphId: string, searches: readonly { subject: string; object: string }[], limit: number): Promise<CorpusDocument[]> {
+  const out = new Map<string, CorpusDocument>();
+  for (const { subject, object } of searches) {
+    const rows = await getSql().query<{ docId: string; kind: string; title: string | null; path: string | null; text: string }>(
+      `SELECT "docId", "kind", "title", "path", "text" FROM "Document"
+       WHERE "graphId" = ? AND LOWER("text") LIKE ? ESCAPE '\\' AND LOWER("text") LIKE ? ESCAPE '\\'
+       ORDER BY "docId" LIMIT ${Math.max(1, Math.floor(limit))}`,
+      [graphId, containsPattern(subject), containsPattern(object)],
+    );
+    for (const r of rows) out.set(r.docId, { ...r, kind: r.kind === "file" ? "file" : "passage" });
+  }
+  return [...out.values()];
+}
+
 export async function findDocuments(graphId: string, docIds: string[]): Promise<CorpusDocument[]> {
   if (docIds.length === 0) return [];
   const rows = await (await prisma()).document.findMany({

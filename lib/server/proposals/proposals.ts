@@ -21,7 +21,7 @@ import type { DiffGraph } from "../../changes/diff-graph";
 import { buildDiffGraph } from "../../changes/diff-graph";
 import { createNameResolver } from "../../review/resolve-action";
 import type { ReviewInput } from "../../review/review-actions";
-import { documentIdsForReview, reviewActions } from "../../review/review-actions";
+import { MAX_NAMED_DOCUMENTS, documentIdsForReview, reviewActions, textSearchesForReview } from "../../review/review-actions";
 import { verifyReviews } from "./verify-reviews";
 import type { ActionReview, Confidence } from "../../review/types";
 import type { MinedGraphRules } from "../../review/mine-graph-rules";
@@ -41,7 +41,7 @@ import { recordAudit } from "../audit";
 import type { PolicyInEffect } from "../policies";
 import { getPolicyInEffect } from "../policies";
 import type { SqlExecutor } from "../db/sql";
-import { findDocuments, findSqlRunGraph, getGraphRecord, loadGraph, runOnVersion } from "../graphs";
+import { findDocuments, findDocumentsNaming, findSqlRunGraph, getGraphRecord, loadGraph, runOnVersion } from "../graphs";
 import { reviewOverSql } from "./sql-review";
 import { plural } from "../../text/plural";
 
@@ -139,12 +139,15 @@ export async function reviewForGraph(options: {
   // One resolver for both passes: a name that resolves to nothing costs a fuzzy scan.
   const resolve = createNameResolver({ graph: loaded.graph });
   const ids = documentIdsForReview({ graph: loaded.graph, actions: options.actions, resolve });
-  const [docs, rules, thresholds] = await Promise.all([
+  // An insert with an endpoint the graph lacks: the passages naming both sides are read too.
+  const searches = textSearchesForReview({ graph: loaded.graph, actions: options.actions, resolve });
+  const [docs, named, rules, thresholds] = await Promise.all([
     findDocuments(loaded.graphId, ids),
+    findDocumentsNaming(loaded.graphId, searches, MAX_NAMED_DOCUMENTS),
     options.neighbourhood ? null : rulesForReview(loaded.graphId, loaded.version, loaded.graph, options.rulesWaitMs ?? RULES_WAIT_MS),
     findLabelThresholds(loaded.graphId),
   ]);
-  const documents = new Map(docs.map((d) => [d.docId, d]));
+  const documents = new Map([...docs, ...named].map((d) => [d.docId, d]));
   const reviews = reviewActions({
     graph: loaded.graph,
     actions: options.actions,
