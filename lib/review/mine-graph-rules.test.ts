@@ -313,7 +313,7 @@ describe("FB15k-237 sample: true held-out edges vs the same subject and relation
     expect(signal?.contribution).toBeLessThan(-0.5);
     expect(signal?.positive).toBeFalsy();
     expect(signal?.summary).toContain(`--${nationality}--> `);
-    expect(signal?.summary).toMatch(/ of \d+ held-out true \/location\/location\/contains facts, \d+(\.\d)?% of \d+ random pairs: ×[\d.]+, at most ×[\d.]+ at 90% confidence/);
+    expect(signal?.summary).toMatch(/ of \d+ held-out true \/location\/location\/contains pairs and \d+(\.\d)?% of \d+ random pairs \(×[\d.]+, at most ×[\d.]+ at 90% confidence\)$/);
     const cited = review?.evidence[signal?.evidence ?? -1];
     expect(cited?.path?.[0]).toMatchObject({ subject_id: national.source, relation: nationality, object_id: national.target });
     expect(review?.confidence).toBe("LOW");

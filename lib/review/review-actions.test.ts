@@ -681,6 +681,7 @@ describe("issue #10: labels from the plausibility score", () => {
       const rule = r?.signals?.find((x) => x.kind === "rule");
       expect(rule?.summary).toMatch(/best neighborOf\(x,z\) ∧ neighborOf\(z,y\) ⇒ neighborOf\(x,y\) \(confidence 0\.30; \d+% of \d+ held-out true neighborOf facts have a best rule about this confident, \d+% of \d+ random objects: ×0\.\d/);
       expect(rule?.contribution).toBeLessThan(0);
+      expect(rule?.summary).toMatch(/: a best rule this weak is likelier for a random object than for a true fact \(true facts almost always have a stronger one\), so it counts against$/);
       expect(rule?.positive).toBeUndefined();
       expect(r?.confidence).toBe("LOW");
       // Same region only (confidence 0.05): 0% of true facts have nothing better, 9% of random

@@ -697,7 +697,7 @@ function textSignal(
   const cited = statements.map((st) => citeStatement(rv, st));
   if (!best) {
     if (sign === 1) {
-      rv.card.add("text", -0.5, `none of the ${prose.length} passage${prose.length === 1 ? "" : "s"} behind ${label} names both "${a.display}" and "${b.display}"`);
+      rv.card.add("text", -0.5, `none of the ${prose.length} passage${prose.length === 1 ? "" : "s"} behind ${label} names both "${a.display}" and "${b.display}" in one sentence or two adjacent ones`);
     }
     return null;
   }
@@ -803,7 +803,12 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     const damped = Math.log(Math.max(1, stats ? (stats.ruleRecall + eps) / (stats.randomFireRate + eps) : lr)) * (0.5 + prediction.best);
     const c = sign === 1 ? weight : weight > 0 ? Math.min(weight, Math.max(0.3, damped)) : 0;
     if (Math.abs(c) >= 0.05) {
-      if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: c >= 0.7, strong });
+      if (sign === 1)
+        rv.card.add("rule", c, c < 0 ? `${what}: a best rule this weak is likelier for a random object than for a true fact (true facts almost always have a stronger one), so it counts against` : what, {
+          evidence,
+          positive: c >= 0.7,
+          strong,
+        });
       else rv.card.add("rule", -c, `${what}: deleting it goes against the graph's regularities`, { evidence, strong });
     } else rv.reasons.push(`${what}: no likelier for true facts than for random objects, weighs nothing`);
   } else if (stats) {
@@ -990,11 +995,12 @@ function disjointSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string
   const c = Math.max(DISJOINT_MIN_CONTRIBUTION, Math.log(p.upper));
   if (c > -0.05) return;
   const st = p.stats;
+  const links = p.links.map(tripleText).join("; ");
   const what =
-    `${s.label} and ${o.label} are already linked by ${p.links.map(tripleText).join("; ")}, and ${p.relation} (almost) never shares a pair with ${p.links.length === 1 ? "that link" : "those links"}: ` +
-    `pairs carrying a link disjoint with it are ${pct(st.trueLinked / Math.max(1, st.trueSamples))} of ${st.trueSamples} held-out true ${p.relation} facts, ${pct(st.randomLinked / Math.max(1, st.randomSamples))} of ${st.randomSamples} random pairs: ` +
-    `×${p.ratio.toFixed(2)}, at most ×${p.upper.toFixed(2)} at ${RATIO_CONFIDENCE} confidence`;
-  const evidence = rv.cite({ kind: "path", summary: what, path: p.links });
+    `${s.label} and ${o.label} are already linked (${links}), and ${p.relation} (almost) never shares a pair with ${p.links.length === 1 ? "that link" : "those links"}: ` +
+    `such a link is on ${pct(st.trueLinked / Math.max(1, st.trueSamples))} of ${st.trueSamples} held-out true ${p.relation} pairs and ${pct(st.randomLinked / Math.max(1, st.randomSamples))} of ${st.randomSamples} random pairs ` +
+    `(×${p.ratio.toFixed(2)}, at most ×${p.upper.toFixed(2)} at ${RATIO_CONFIDENCE} confidence)`;
+  const evidence = rv.cite({ kind: "edge", summary: `stored on the pair: ${links}`, path: p.links });
   rv.card.add("disjoint", c, what, { evidence });
 }
 
