@@ -129,15 +129,14 @@ function exactIds(resolved: ResolvedAction): string[] {
  * file paths to the project root. Ambiguous names are LOW whatever the text says and unknown names
  * have no node, so neither adds documents.
  */
-export function documentIdsForReview({
-  graph,
-  actions,
-  resolve = createNameResolver({ graph }),
-}: {
+/** What the server asks of the actions before fetching what the review reads. */
+export interface ReviewLookupOptions {
   graph: KnowledgeGraph;
   actions: readonly ReviewInput[];
   resolve?: NameResolver;
-}): string[] {
+}
+
+export function documentIdsForReview({ graph, actions, resolve = createNameResolver({ graph }) }: ReviewLookupOptions): string[] {
   const ids = new Set<string>();
   const seenNodes = new Set<string>();
   for (const item of actions) {
@@ -174,28 +173,31 @@ export interface TextSearch {
  * MAX_NAMED_DOCUMENTS per search) and passes them in with the others; the review reads them with
  * the same statement rules as every passage (co-mention, lists and metadata lines are not statements).
  */
-export function textSearchesForReview({
-  graph,
-  actions,
-  resolve = createNameResolver({ graph }),
-}: {
-  graph: KnowledgeGraph;
-  actions: readonly ReviewInput[];
-  resolve?: NameResolver;
-}): TextSearch[] {
+export function textSearchesForReview({ graph, actions, resolve = createNameResolver({ graph }) }: ReviewLookupOptions): TextSearch[] {
   const out = new Map<string, TextSearch>();
   for (const item of actions) {
     if (isUnparseable(item) || item.type !== "insert_edge") continue;
-    const resolved = resolveActionNames({ graph, action: item, resolve });
-    const side = (r: ResolvedName | undefined, name: string) => (r?.status === "exact" && r.nodeId ? (graph.getNode(r.nodeId)?.label ?? name) : unqualified(name).trim());
-    if (resolved.subject?.status !== "not_found" && resolved.object?.status !== "not_found") continue;
-    if (resolved.subject?.status === "ambiguous" || resolved.object?.status === "ambiguous") continue;
-    const search = { subject: side(resolved.subject, item.subject), object: side(resolved.object, item.object) };
-    if (search.subject.length < 2 || search.object.length < 2 || normalizeLabel(search.subject) === normalizeLabel(search.object)) continue;
+    const search = newEndpointSearch(graph, item, resolveActionNames({ graph, action: item, resolve }));
+    if (!search) continue;
     out.set(JSON.stringify([search.subject.toLowerCase(), search.object.toLowerCase()]), search);
     if (out.size >= MAX_TEXT_SEARCHES) break;
   }
   return [...out.values()];
+}
+
+/**
+ * The search an insert needs when one of its ends is not in the graph (and neither is ambiguous):
+ * an existing end by its node's label, a new one by its name as proposed. Null otherwise, or when
+ * a name is shorter than two characters or both name the same thing.
+ */
+function newEndpointSearch(graph: KnowledgeGraph, action: Extract<RefinementAction, { type: "insert_edge" }>, resolved: ResolvedAction): TextSearch | null {
+  const { subject, object } = resolved;
+  if (subject?.status !== "not_found" && object?.status !== "not_found") return null;
+  if (subject?.status === "ambiguous" || object?.status === "ambiguous") return null;
+  const side = (r: ResolvedName | undefined, name: string) => (r?.status === "exact" && r.nodeId ? (graph.getNode(r.nodeId)?.label ?? name) : unqualified(name).trim());
+  const search = { subject: side(subject, action.subject), object: side(object, action.object) };
+  if (search.subject.length < 2 || search.object.length < 2 || normalizeLabel(search.subject) === normalizeLabel(search.object)) return null;
+  return search;
 }
 
 /** The passed-in documents whose text names both (case-insensitive), not already read; MAX_NAMED_DOCUMENTS at most. */
@@ -1127,11 +1129,8 @@ function reviewInsert(rv: Review, index: number): ActionReview {
   // an endpoint is new, in the passages that name both sides (textSearchesForReview).
   let stated: TextStatement | null = null;
   const behind = endpointDocuments(rv, [s, o]);
-  const resolvedName = (r: ResolvedName | undefined, name: string) => (r && rv.node(r) ? (rv.node(r) as GraphNode).label : unqualified(name).trim());
-  const naming =
-    (rv.resolved.subject?.status === "not_found" || rv.resolved.object?.status === "not_found") && rv.resolved.subject?.status !== "ambiguous" && rv.resolved.object?.status !== "ambiguous"
-      ? documentsNaming(rv, { subject: resolvedName(rv.resolved.subject, action.subject), object: resolvedName(rv.resolved.object, action.object) }, behind)
-      : [];
+  const search = newEndpointSearch(graph, action, rv.resolved);
+  const naming = search ? documentsNaming(rv, search, behind) : [];
   if (naming.length > 0) rv.reasons.push(`${naming.length} passage${naming.length === 1 ? "" : "s"} name${naming.length === 1 ? "s" : ""} both "${action.subject}" and "${action.object}" (read because an endpoint is new)`);
   if (s || o || naming.length > 0) {
     const st = textSignal(rv, {
