@@ -1009,7 +1009,12 @@ function disjointSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string
     `${s.label} and ${o.label} are already linked (${links}), and ${p.relation} (almost) never shares a pair with ${p.links.length === 1 ? "that link" : "those links"}: ` +
     `such a link is on ${pct(st.trueLinked / Math.max(1, st.trueSamples))} of ${st.trueSamples} held-out true ${p.relation} pairs and ${pct(st.randomLinked / Math.max(1, st.randomSamples))} of ${st.randomSamples} random pairs ` +
     `(×${p.ratio.toFixed(2)}, at most ×${p.upper.toFixed(2)} at ${RATIO_CONFIDENCE} confidence)`;
-  const evidence = rv.cite({ kind: "edge", summary: `stored on the pair: ${links}`, path: p.links });
+  // The insert's review already lists each edge between the pair ("existing edge between the
+  // pair"): point at the first link's item rather than drawing the links again as one chain.
+  const first = p.links[0] as Triple;
+  const same = (t: Triple | undefined) => t !== undefined && t.subject_id === first.subject_id && t.object_id === first.object_id && t.relation === first.relation;
+  const listed = rv.evidence.findIndex((e) => e.kind === "edge" && e.path?.length === 1 && same(e.path[0]));
+  const evidence = listed >= 0 ? listed : rv.cite({ kind: "edge", summary: `stored on the pair: ${tripleText(first)}`, path: [first] });
   rv.card.add("disjoint", c, what, { evidence });
 }
 
