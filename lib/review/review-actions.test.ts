@@ -699,7 +699,9 @@ describe("issue #10: labels from the plausibility score", () => {
     it("while rules are still being mined (rules: null) the review says so and nothing predicts the edge", () => {
       const [r] = reviewActions({ graph, actions: [ins("eritrea", "locatedIn", "africa")], documents: new Map(), rules: null });
       expect(r?.confidence).toBe("LOW");
-      expect(r?.reasons).toContain("graph rules are still being mined for this graph version: no path-rule, signature or functional evidence yet");
+      expect(r?.reasons).toContain(
+        "the graph rules of this version were still being mined when this was reviewed: no path-rule, signature or functional evidence (editing the action reviews it again)",
+      );
     });
 
     it("thresholds move the label, not the evidence gates", () => {

@@ -743,6 +743,13 @@ function codeSignal(rv: Review, check: CodeCheck, { subject, object }: { subject
   return null;
 }
 
+/**
+ * Said when the review ran before the version's rules were mined. Worded for a review that is
+ * stored and read later: it stays true after mining ends, and says how to get the rules' evidence.
+ */
+export const RULES_NOT_READY =
+  "the graph rules of this version were still being mined when this was reviewed: no path-rule, signature or functional evidence (editing the action reviews it again)";
+
 /** A rule this confident (standard confidence) strongly predicts its head: what HIGH may rest on. */
 const STRONG_RULE_CONFIDENCE = 0.75;
 
@@ -763,7 +770,7 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
   const rules = rv.ctx.rules;
   const graph = rv.ctx.graph;
   if (rules === null) {
-    rv.reasons.push("graph rules are still being mined for this graph version: no path-rule, signature or functional evidence yet");
+    rv.reasons.push(RULES_NOT_READY);
     return { fired: false };
   }
   if (rules === undefined || s.id === o.id) return { fired: false };
@@ -1164,7 +1171,7 @@ function reviewInsert(rv: Review, index: number): ActionReview {
   // Graph regularities.
   let fired = false;
   if (s && o && !capMedium && !rv.has("SELF_LOOP")) fired = ruleSignals(rv, s, o, action.relation, 1).fired;
-  else if (rv.ctx.rules === null) rv.reasons.push("graph rules are still being mined for this graph version");
+  else if (rv.ctx.rules === null) rv.reasons.push(RULES_NOT_READY);
 
   // Different communities with no path: a jump nothing in the graph supports. A statement, the
   // code or a mined rule is support of its own, so then it is a reason, not a warning.
