@@ -123,12 +123,6 @@ function exactIds(resolved: ResolvedAction): string[] {
     .filter((id): id is string => typeof id === "string");
 }
 
-/**
- * The document ids (passages, source files) the review reads: those behind the nodes the actions
- * name exactly, and behind their incident edges. The server fetches just these, after confining
- * file paths to the project root. Ambiguous names are LOW whatever the text says and unknown names
- * have no node, so neither adds documents.
- */
 /** What the server asks of the actions before fetching what the review reads. */
 export interface ReviewLookupOptions {
   graph: KnowledgeGraph;
@@ -136,6 +130,13 @@ export interface ReviewLookupOptions {
   resolve?: NameResolver;
 }
 
+/**
+ * The document ids (passages, source files) the review reads: those behind the nodes the actions
+ * name exactly, and behind their incident edges. The server fetches just these, after confining
+ * file paths to the project root. Ambiguous names are LOW whatever the text says and unknown names
+ * have no node, so neither adds documents here; an insert with an unknown name gets its documents
+ * from `textSearchesForReview` instead.
+ */
 export function documentIdsForReview({ graph, actions, resolve = createNameResolver({ graph }) }: ReviewLookupOptions): string[] {
   const ids = new Set<string>();
   const seenNodes = new Set<string>();
@@ -993,7 +994,7 @@ function sameSourceSignal(rv: Review, s: GraphNode, o: GraphNode, relation: stri
   rv.card.add("graph", c, what, { evidence, positive: p.bound.lower >= POSITIVE_RATIO });
 }
 
-/** Contribution floor of a disjoint link: strong evidence against, as a blocking warning's −4 is not. */
+/** Floor of a disjoint link's contribution: strong evidence against, short of a blocking warning's −4. */
 const DISJOINT_MIN_CONTRIBUTION = -3;
 
 /**
