@@ -41,7 +41,7 @@ import { graphFromGraphifyDocument } from "../lib/import/parse-graphify";
 import { parseLabelFile, parseTripleLines, parseTriples } from "../lib/import/parse-triples";
 import type { RefinementAction } from "../lib/loop/types";
 import { createNameResolver } from "../lib/review/resolve-action";
-import { MAX_NAMED_DOCUMENTS, documentIdsForReview, reviewActions, textSearchesForReview } from "../lib/review/review-actions";
+import { documentIdsForReview, documentsNamingBoth, reviewActions, textSearchesForReview } from "../lib/review/review-actions";
 import { DEFAULT_THRESHOLDS, labelFromScore } from "../lib/review/score-action";
 import { splitSentences, proseKey, findTerm } from "../lib/review/text-evidence";
 import type { ActionReview, Confidence, LabelThresholds } from "../lib/review/types";
@@ -405,17 +405,7 @@ function run(set: EvalSet, rules: MinedGraphRules | null): Scored[] {
     }
     // As the server's findDocumentsNaming: an insert with a new endpoint reads the passages naming both sides.
     for (const search of textSearchesForReview({ graph: set.graph, actions, resolve })) {
-      const a = search.subject.toLowerCase();
-      const b = search.object.toLowerCase();
-      let found = 0;
-      for (const d of set.documents.values()) {
-        if (found >= MAX_NAMED_DOCUMENTS) break;
-        const text = d.text.toLowerCase();
-        if (text.includes(a) && text.includes(b)) {
-          documents.set(d.docId, d);
-          found++;
-        }
-      }
+      for (const d of documentsNamingBoth(set.documents.values(), search)) documents.set(d.docId, d);
     }
     const reviews = reviewActions({ graph: set.graph, actions, documents, resolve, rules });
     reviews.forEach((review, j) => {

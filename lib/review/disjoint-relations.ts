@@ -12,7 +12,7 @@
  * 1. sample up to `samples` facts of r and, for each, random nodes of the graph as objects (the
  *    same subject, a node r does not link it to); split both in two halves;
  * 2. on the first half, **choose** the links (relation and direction, seen from the subject) that
- *    r's own pairs carry less than half as often as random pairs do (seen on ≥ 2 random pairs);
+ *    r's own pairs carry less than a fifth as often as random pairs do (seen on ≥ 2 random pairs);
  * 3. on the other half, **measure** "the pair carries a chosen link": k of n true facts against
  *    j of m random pairs.
  *
@@ -26,16 +26,13 @@
 import type { KnowledgeGraph, Triple } from "../graph/model";
 import type { RulesIndex } from "./rules-index";
 import { flip, graphEnd, hasEntry, stride, tripleOf } from "./rules-index";
-import { RATIO_CONFIDENCE_Z, wilsonBound } from "./measured-ratio";
+import { RATIO_CONFIDENCE_Z, measuredRatio, wilsonBound } from "./measured-ratio";
 
 /** Per relation: the links chosen as disjoint with it, and what "the pair carries one" is worth. */
 export interface DisjointStats {
   relation: string;
-  /** Chosen links as CSR atoms seen from the subject (2·relation + 0 out, 1 in), with what chose them. */
-  chosen: Map<number, { trueCount: number; randomCount: number }>;
-  /** Facts and random pairs that chose them. */
-  chooseTrue: number;
-  chooseRandom: number;
+  /** Chosen links as CSR atoms seen from the subject (2·relation + 0 out, 1 in). */
+  chosen: Set<number>;
   /** Measured on the other half: true facts carrying a chosen link, random pairs carrying one. */
   trueSamples: number;
   trueLinked: number;
@@ -48,7 +45,7 @@ export interface DisjointPrediction {
   /** The stored edges between subject and object that carry a chosen link. */
   links: Triple[];
   stats: DisjointStats;
-  /** (k + ½)/(n + 1) ÷ (j + ½)/(m + 1). */
+  /** (k + ½)/(n + 1) ÷ (j + ½)/(m + 1), as measuredRatio reads it. */
   ratio: number;
   /** Wilson upper bound of k/n ÷ Wilson lower bound of j/m (one-sided 90% each). */
   upper: number;
@@ -124,18 +121,14 @@ export function* measureDisjointRelations(ix: RulesIndex, samples: number, rando
     const onRandom = count(choose.randomLinks);
     const nC = choose.trueLinks.length;
     const mC = choose.randomLinks.length;
-    const chosen = new Map<number, { trueCount: number; randomCount: number }>();
+    const chosen = new Set<number>();
     for (const [a, j] of onRandom) {
-      if (j < 2) continue;
-      const k = onTrue.get(a) ?? 0;
-      if ((k + 0.5) / (nC + 1) / ((j + 0.5) / (mC + 1)) < CHOOSE_RATIO) chosen.set(a, { trueCount: k, randomCount: j });
+      if (j >= 2 && measuredRatio(onTrue.get(a) ?? 0, nC, j, mC).ratio < CHOOSE_RATIO) chosen.add(a);
     }
     const carries = (list: readonly number[]) => list.some((a) => chosen.has(a));
     out.set(ix.keys[r] as string, {
       relation: ix.display[r] as string,
       chosen,
-      chooseTrue: nC,
-      chooseRandom: mC,
       trueSamples: measure.trueLinks.length,
       trueLinked: measure.trueLinks.filter(carries).length,
       randomSamples: measure.randomLinks.length,
@@ -165,7 +158,7 @@ export function predictByDisjointRelations(
   if (on.length === 0) return null;
   const links = on.map((a) => tripleOf(graph, ix, x, a, y));
   const { trueLinked: k, trueSamples: n, randomLinked: j, randomSamples: m } = s;
-  const ratio = (k + 0.5) / (n + 1) / ((j + 0.5) / (m + 1));
+  const { ratio } = measuredRatio(k, n, j, m);
   const low = wilsonBound(j, m, "lower", RATIO_CONFIDENCE_Z);
   const upper = low > 0 ? wilsonBound(k, n, "upper", RATIO_CONFIDENCE_Z) / low : Number.POSITIVE_INFINITY;
   return { relation: s.relation, links, stats: s, ratio, upper };

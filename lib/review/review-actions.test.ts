@@ -15,7 +15,7 @@ import { mineGraphRules } from "./mine-graph-rules";
 import { createNameResolver } from "./resolve-action";
 import { DEFAULT_THRESHOLDS } from "./score-action";
 import type { ReviewInput } from "./review-actions";
-import { MAX_NAMED_DOCUMENTS, documentIdsForReview, isGenericName, isGenericObject, reviewActions, textSearchesForReview } from "./review-actions";
+import { documentIdsForReview, documentsNamingBoth, isGenericName, isGenericObject, reviewActions, textSearchesForReview } from "./review-actions";
 import type { ActionReview, WarningCode } from "./types";
 
 const ins = (subject: string, relation: string, object: string): RefinementAction => ({ type: "insert_edge", subject, relation, object });
@@ -46,10 +46,7 @@ function fetched(graph: KnowledgeGraph, all: ReadonlyMap<string, CorpusDocument>
     const d = all.get(id);
     if (d) out.set(id, d);
   }
-  for (const { subject, object } of textSearchesForReview({ graph, actions })) {
-    const named = [...all.values()].filter((d) => d.text.toLowerCase().includes(subject.toLowerCase()) && d.text.toLowerCase().includes(object.toLowerCase()));
-    for (const d of named.slice(0, MAX_NAMED_DOCUMENTS)) out.set(d.docId, d);
-  }
+  for (const search of textSearchesForReview({ graph, actions })) for (const d of documentsNamingBoth(all.values(), search)) out.set(d.docId, d);
   return out;
 }
 

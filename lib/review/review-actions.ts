@@ -201,15 +201,18 @@ function newEndpointSearch(graph: KnowledgeGraph, action: Extract<RefinementActi
   return search;
 }
 
-/** The passed-in documents whose text names both (case-insensitive), not already read; MAX_NAMED_DOCUMENTS at most. */
-function documentsNaming(rv: Review, search: TextSearch, read: readonly CorpusDocument[]): CorpusDocument[] {
-  const seen = new Set(read.map((d) => d.docId));
+/**
+ * Of `documents`, those whose text names both sides of the search (case-insensitive), `skip`
+ * left out, `limit` at most: over documents in memory what the server's `findDocumentsNaming`
+ * reads from the database (the review, `eval:review` and the tests use it).
+ */
+export function documentsNamingBoth(documents: Iterable<CorpusDocument>, search: TextSearch, limit = MAX_NAMED_DOCUMENTS, skip: ReadonlySet<string> = new Set()): CorpusDocument[] {
   const a = search.subject.toLowerCase();
   const b = search.object.toLowerCase();
   const out: CorpusDocument[] = [];
-  for (const d of rv.ctx.documents.values()) {
-    if (out.length >= MAX_NAMED_DOCUMENTS) break;
-    if (seen.has(d.docId)) continue;
+  for (const d of documents) {
+    if (out.length >= limit) break;
+    if (skip.has(d.docId)) continue;
     const text = d.text.toLowerCase();
     if (text.includes(a) && text.includes(b)) out.push(d);
   }
@@ -1143,7 +1146,7 @@ function reviewInsert(rv: Review, index: number): ActionReview {
   let stated: TextStatement | null = null;
   const behind = endpointDocuments(rv, [s, o]);
   const search = newEndpointSearch(graph, action, rv.resolved);
-  const naming = search ? documentsNaming(rv, search, behind) : [];
+  const naming = search ? documentsNamingBoth(rv.ctx.documents.values(), search, MAX_NAMED_DOCUMENTS, new Set(behind.map((d) => d.docId))) : [];
   if (naming.length > 0) rv.reasons.push(`${naming.length} passage${naming.length === 1 ? "" : "s"} name${naming.length === 1 ? "s" : ""} both "${action.subject}" and "${action.object}" (read because an endpoint is new)`);
   if (s || o || naming.length > 0) {
     const st = textSignal(rv, {
