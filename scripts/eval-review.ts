@@ -16,6 +16,8 @@
  *   npm run eval:review -- --kbc DIR[,DIR…]  also your own link-prediction split (train.txt, test.txt, optional
  *                                 valid.txt; one tab-separated triple a line) as a check set: the graph is train.txt,
  *                                 200 test edges vs the same subject and relation with a random entity
+ *   npm run eval:review -- --fb15k-valid FILE  FB15k-237's valid split (plain or .gz) from elsewhere: made-up
+ *                                 objects that are facts of it are drawn again (../shared/data lacks it)
  *   npm run eval:review -- --only a,b  only these sets (names as printed; a --kbc set is named after its folder)
  *
  * Sets:
@@ -47,6 +49,7 @@ import { splitSentences, proseKey, findTerm } from "../lib/review/text-evidence"
 import type { ActionReview, Confidence, LabelThresholds } from "../lib/review/types";
 import { dataPath, readData } from "../lib/test/data";
 import fs from "node:fs";
+import path from "node:path";
 import { mineGraphRules } from "../lib/review/mine-graph-rules";
 import type { MinedGraphRules } from "../lib/review/mine-graph-rules";
 
@@ -121,18 +124,25 @@ function countries(): EvalSet {
   return { name: "countries_S1", graph, documents: new Map(), cases };
 }
 
-function fb15k(n = 200): EvalSet {
+/**
+ * `validFile`: FB15k-237's valid split from elsewhere (`--fb15k-valid FILE`, plain or .gz), for
+ * the complete filtered setting when ../shared/data lacks it. It only filters made-up objects.
+ */
+function fb15k(n = 200, validFile?: string): EvalSet {
   const random = rng(202);
   const gunzip = (name: string) => zlib.gunzipSync(fs.readFileSync(dataPath("fb15k237", name))).toString("utf8");
+  const readValid = (file: string) => (file.endsWith(".gz") ? zlib.gunzipSync(fs.readFileSync(file)) : fs.readFileSync(file)).toString("utf8");
   const labels = parseLabelFile(readData("fb15k237", "entity2text.txt"), "entity2text.txt");
   const graph = parseTriples(gunzip("train.tsv.gz"), { source: "train.tsv.gz", labels });
   const test = parseTripleLines(gunzip("test.tsv.gz"), "test.tsv.gz").filter((t) => graph.nodes.has(t.subject) && graph.nodes.has(t.object));
   // The filtered setting of the link-prediction literature: a corruption that is a known true
   // triple of any split is no made-up edge. valid.tsv.gz is used when ../shared/data has it.
-  const hasValid = fs.existsSync(dataPath("fb15k237", "valid.tsv.gz"));
+  const sharedValid = fs.existsSync(dataPath("fb15k237", "valid.tsv.gz"));
+  const validText = validFile ? readValid(validFile) : sharedValid ? gunzip("valid.tsv.gz") : null;
+  const hasValid = validText !== null;
   const known = new Set<string>();
   const tripleKey = (s: string, r: string, o: string) => `${s}\t${r}\t${o}`;
-  for (const t of [...test, ...(hasValid ? parseTripleLines(gunzip("valid.tsv.gz"), "valid.tsv.gz") : [])]) known.add(tripleKey(t.subject, t.relation, t.object));
+  for (const t of [...test, ...(validText !== null ? parseTripleLines(validText, validFile ?? "valid.tsv.gz") : [])]) known.add(tripleKey(t.subject, t.relation, t.object));
   const ids = [...graph.nodes.keys()];
   const cases: EvalCase[] = [];
   for (const t of sample(test, n, random)) {
@@ -147,9 +157,10 @@ function fb15k(n = 200): EvalSet {
     documents: new Map(),
     cases,
     note: hasValid
-      ? "made-up objects are drawn again when (subject, relation, object) is in train, valid or test (filtered setting)"
-      : "made-up objects are drawn again when (subject, relation, object) is in train or test; valid.tsv.gz is not in ../shared/data, " +
-        "so a made-up edge can still be a true fact of the valid split (e.g. United States of America contains Colorado)",
+      ? `made-up objects are drawn again when (subject, relation, object) is in train, valid${validFile ? ` (--fb15k-valid ${path.basename(validFile)})` : ""} or test (filtered setting)`
+      : "made-up objects are drawn again when (subject, relation, object) is in train or test; valid.tsv.gz is not in ../shared/data " +
+        "(--fb15k-valid FILE adds it). A made-up edge can still be true in the world: United States of America contains Colorado is in no split, " +
+        "though train says Colorado is a first-level division of it",
   };
 }
 
@@ -587,7 +598,7 @@ function main(): void {
   const started = performance.now();
   const builders: Array<[string, () => EvalSet]> = [
     ["countries_S1", countries],
-    ["fb15k237", () => fb15k()],
+    ["fb15k237", () => fb15k(200, args.includes("--fb15k-valid") ? args[args.indexOf("--fb15k-valid") + 1] : undefined)],
     ["musique", () => musique()],
     ["httpx", () => httpx()],
     ["musique-hard", () => musique(100, true)],
