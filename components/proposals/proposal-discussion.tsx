@@ -18,6 +18,7 @@ const KIND_TEXT: Record<TimelineEvent["kind"], string> = {
   dismiss: "dismissed",
   comment: "comment",
   edit: "edited",
+  rereview: "reviewed again",
   apply: "applied",
   revert: "reverted",
 };

@@ -697,7 +697,7 @@ describe("issue #10: labels from the plausibility score", () => {
       const [r] = reviewActions({ graph, actions: [ins("eritrea", "locatedIn", "africa")], documents: new Map(), rules: null });
       expect(r?.confidence).toBe("LOW");
       expect(r?.reasons).toContain(
-        "the graph rules of this version were still being mined when this was reviewed: no path-rule, signature or functional evidence (editing the action reviews it again)",
+        "the graph rules of this version were still being mined when this was reviewed: no path-rule, signature or functional evidence (a pending action is reviewed again once they are mined)",
       );
     });
 

@@ -10,7 +10,7 @@ import { AppError } from "../../errors";
 import { getDb } from "../db/db";
 import { plural } from "../../text/plural";
 
-export type TimelineKind = "run" | "submit" | "approve" | "reject" | "withdraw" | "dismiss" | "comment" | "edit" | "apply" | "revert";
+export type TimelineKind = "run" | "submit" | "approve" | "reject" | "withdraw" | "dismiss" | "comment" | "edit" | "rereview" | "apply" | "revert";
 
 export interface TimelineEvent {
   at: string;
@@ -80,10 +80,12 @@ export async function findProposalTimeline(options: { proposalId: string }): Pro
   for (const c of proposal.comments) {
     events.push({ at: c.createdAt.toISOString(), kind: "comment", who: c.author, actionIndex: c.actionIndex, text: c.actionIndex === null ? c.body : `on ${label(c.actionIndex)}: ${c.body}` });
   }
-  const edits = await db.auditEvent.findMany({ where: { action: "action.edit", targetType: "action", targetId: { startsWith: `${proposal.id}#` } }, orderBy: { id: "asc" } });
+  // Edits, and reviews made again once the graph rules were mined (re-review-after-mining.ts).
+  const edits = await db.auditEvent.findMany({ where: { action: { in: ["action.edit", "action.rereview"] }, targetType: "action", targetId: { startsWith: `${proposal.id}#` } }, orderBy: { id: "asc" } });
   for (const e of edits) {
     const index = Number(e.targetId?.split("#")[1]);
-    events.push({ at: e.at.toISOString(), kind: "edit", who: e.actorName, actionIndex: Number.isInteger(index) ? index : null, text: e.summary });
+    const kind = e.action === "action.rereview" ? "rereview" : "edit";
+    events.push({ at: e.at.toISOString(), kind, who: kind === "rereview" ? "system" : e.actorName, actionIndex: Number.isInteger(index) ? index : null, text: e.summary });
   }
   for (const c of proposal.changesets) {
     events.push({
@@ -95,6 +97,6 @@ export async function findProposalTimeline(options: { proposalId: string }): Pro
       version: c.version,
     });
   }
-  const order: Record<TimelineKind, number> = { run: 0, submit: 1, comment: 2, edit: 3, approve: 4, reject: 4, withdraw: 5, dismiss: 6, apply: 7, revert: 8 };
+  const order: Record<TimelineKind, number> = { run: 0, submit: 1, comment: 2, edit: 3, rereview: 3, approve: 4, reject: 4, withdraw: 5, dismiss: 6, apply: 7, revert: 8 };
   return events.sort((a, b) => a.at.localeCompare(b.at) || order[a.kind] - order[b.kind]);
 }

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = {
   "action.reject": "rejected (vetoed) an action",
   "action.withdraw": "withdrew a decision",
   "action.edit": "edited an action",
+  "action.rereview": "reviewed an action again once its version's graph rules were mined",
   "approval.dismiss": "dismissed a stale approval",
   "action.obsolete": "marked an action obsolete (a version made it moot)",
   "action.restore": "put an obsolete action back in the queue (a version undid what made it moot)",

@@ -71,7 +71,7 @@ export const CommentView = z.object({ id: int, proposalId: z.string(), actionInd
 
 export const TimelineEvent = z.object({
   at: timestamp,
-  kind: z.enum(["run", "submit", "approve", "reject", "withdraw", "dismiss", "comment", "edit", "apply", "revert"]),
+  kind: z.enum(["run", "submit", "approve", "reject", "withdraw", "dismiss", "comment", "edit", "rereview", "apply", "revert"]),
   who: z.string(),
   actionIndex: int.nullable(),
   text: z.string(),

@@ -162,6 +162,17 @@ export function whenGraphRulesReady({ graphId, version, graph }: { graphId: stri
   return new Promise((resolve, reject) => entry.waiters.push({ resolve, reject }));
 }
 
+/**
+ * Resolves true once this version's rules are mined (at once if they are), false if mining fails,
+ * is evicted or was never asked for. Starts no job: for work that should follow a job already running.
+ */
+export function whenGraphRulesSettled({ graphId, version }: { graphId: string; version: number }): Promise<boolean> {
+  const entry = cache.entries.get(keyOf(graphId, version));
+  if (!entry || entry.state === "failed") return Promise.resolve(false);
+  if (entry.rules) return Promise.resolve(true);
+  return new Promise((resolve) => entry.waiters.push({ resolve: () => resolve(true), reject: () => resolve(false) }));
+}
+
 /** Forget every cached version (tests). A job in progress is dropped. */
 export function clearGraphRulesCache(): void {
   for (const entry of cache.entries.values()) {

@@ -8,6 +8,7 @@ export * from "./changesets";
 export * from "./find-proposal-page";
 export * from "./graph-rules-cache";
 export * from "./proposals";
+export { reReviewWithoutRules, scheduleReReview } from "./re-review-after-mining";
 export * from "./review-calibration";
 export * from "./submit-proposal";
 export * from "./contract";

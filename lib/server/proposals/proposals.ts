@@ -21,11 +21,11 @@ import type { DiffGraph } from "../../changes/diff-graph";
 import { buildDiffGraph } from "../../changes/diff-graph";
 import { createNameResolver } from "../../review/resolve-action";
 import type { ReviewInput } from "../../review/review-actions";
-import { MAX_NAMED_DOCUMENTS, documentIdsForReview, reviewActions, textSearchesForReview } from "../../review/review-actions";
+import { MAX_NAMED_DOCUMENTS, RULES_NOT_READY_MARK, documentIdsForReview, reviewActions, textSearchesForReview } from "../../review/review-actions";
 import { verifyReviews } from "./verify-reviews";
 import type { ActionReview, Confidence } from "../../review/types";
 import type { MinedGraphRules } from "../../review/mine-graph-rules";
-import { getGraphRulesForReview, whenGraphRulesReady } from "./graph-rules-cache";
+import { getGraphRulesForReview, whenGraphRulesReady, whenGraphRulesSettled } from "./graph-rules-cache";
 import { findLabelThresholds } from "./review-calibration";
 import type { Prisma } from "../db/generated/prisma/client";
 import type { ActionEvaluation, ApprovalMode, ApprovalPolicy } from "../../auth/approval-policy";
@@ -43,6 +43,7 @@ import { getPolicyInEffect } from "../policies";
 import type { SqlExecutor } from "../db/sql";
 import { findDocuments, findDocumentsNaming, findSqlRunGraph, getGraphRecord, loadGraph, runOnVersion } from "../graphs";
 import { reviewOverSql } from "./sql-review";
+import { reviewedWithoutRules, scheduleReReview } from "./re-review-after-mining";
 import { plural } from "../../text/plural";
 
 export type ProposalStatus = "pending" | "applied" | "partially_applied" | "rejected";
@@ -144,7 +145,8 @@ export async function reviewForGraph(options: {
   const [docs, named, rules, thresholds] = await Promise.all([
     findDocuments(loaded.graphId, ids),
     findDocumentsNaming(loaded.graphId, searches, MAX_NAMED_DOCUMENTS),
-    options.neighbourhood ? null : rulesForReview(loaded.graphId, loaded.version, loaded.graph, options.rulesWaitMs ?? RULES_WAIT_MS),
+    // A neighbourhood has no rules, ever (sql-review.ts warns RULES_NOT_MINED): undefined, not "not mined yet".
+    options.neighbourhood ? undefined : rulesForReview(loaded.graphId, loaded.version, loaded.graph, options.rulesWaitMs ?? RULES_WAIT_MS),
     findLabelThresholds(loaded.graphId),
   ]);
   const documents = new Map([...docs, ...named].map((d) => [d.docId, d]));
@@ -163,7 +165,9 @@ export async function reviewForGraph(options: {
 /**
  * The mined graph rules of this version. Mining runs in the background in slices (never
  * blocking other requests); a review waits for it at most RULES_WAIT_MS — small graphs are mined
- * by then — and otherwise goes ahead without rules, which its reasons then say.
+ * by then — and otherwise goes ahead without rules, which its reasons then say. Once mining
+ * ends, the pending actions reviewed without them are reviewed again (re-review-after-mining.ts:
+ * started by `createProposal` and by reads).
  */
 async function rulesForReview(graphId: string, version: number, graph: KnowledgeGraph, waitMs: number): Promise<MinedGraphRules | null> {
   const ready = getGraphRulesForReview({ graphId, version, graph });
@@ -233,6 +237,14 @@ export async function createProposal(options: CreateProposalOptions, tx: Prisma.
       },
     },
   });
+  // Reviewed while the rules were being mined: reviewed again once they are. Only when the row is
+  // committed here (a caller's transaction may still roll back; reads of it start the job then).
+  if (tx === getDb() && options.reviews.some((r) => r.reasons.some((x) => x.includes(RULES_NOT_READY_MARK)))) {
+    const at = { graphId: graph.id, version: options.baseVersion };
+    void whenGraphRulesSettled(at).then((mined) => {
+      if (mined) void scheduleReReview({ ...at, review: reviewForGraph });
+    });
+  }
   if (by) {
     await recordAudit(
       by,
@@ -301,6 +313,12 @@ async function toDetails(row: ProposalRow, rules?: PolicyInEffect, pageEdits?: A
       obsoleteIn: a.obsoleteIn,
       obsoleteReason: a.obsoleteReason,
     });
+  }
+  // Reviewed before the rules were mined and still pending: reviewed again in the background
+  // (this read shows the stored review; the next one the new). Covers a restart, and mining that
+  // ended before the proposal was stored.
+  if (row.status === "pending" && sorted.some((a) => a.status === "pending" && reviewedWithoutRules(a.review))) {
+    void scheduleReReview({ graphId: row.graphId, version: row.baseVersion, review: reviewForGraph });
   }
   const counts: Record<Confidence, number> = { HIGH: 0, MEDIUM: 0, LOW: 0 };
   for (const a of actions) counts[a.confidence]++;

@@ -1,0 +1,162 @@
+/**
+ * A proposal reviewed before its version's graph rules were mined is reviewed again once they
+ * are (re-review-after-mining.ts), on countries_S1 (real data): the held-out `locatedIn` edge and
+ * a made-up one, reviewed with no time to wait for the rules, then again with them. On SQLite and
+ * PostgreSQL (REFINERY_TEST_DATABASE=postgres).
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { RefinementAction } from "../../loop/types";
+import { RULES_NOT_READY_MARK, reviewActions } from "../../review/review-actions";
+import { createNameResolver } from "../../review/resolve-action";
+import type { ActionReview } from "../../review/types";
+import { dataPath } from "../../test/data";
+import { findProposalTimeline } from "../approvals/approvals-timeline";
+import { createTestUser } from "../auth/test-support";
+import { getDb } from "../db/db";
+import type { TestDatabase } from "../db/test-database";
+import { useTestDatabase } from "../db/test-database";
+import { getGraphSummary, importGraphFromPath } from "../graphs";
+import { clearGraphRulesCache, whenGraphRulesReady } from "./graph-rules-cache";
+import { createProposal, getProposal, reviewForGraph } from "./proposals";
+import { reReviewWithoutRules, runningReReview, scheduleReReview } from "./re-review-after-mining";
+import { loadGraph } from "../graphs";
+
+let db: TestDatabase;
+let version: number;
+let graphId: string;
+let reviewer: { id: string; username: string };
+
+// test.txt holds it, graph.txt lacks it (ghana is in western_africa there); the made-up one is another region.
+const TRUE_EDGE: RefinementAction = { type: "insert_edge", subject: "ghana", relation: "locatedIn", object: "africa" };
+const MADE_UP: RefinementAction = { type: "insert_edge", subject: "ghana", relation: "locatedIn", object: "europe" };
+
+const withoutRules = (r: ActionReview | undefined) => r?.reasons.some((x) => x.includes(RULES_NOT_READY_MARK)) ?? false;
+
+/**
+ * A proposal whose reviews were made while the rules were being mined (what a big graph's
+ * request gets after 2 s): the pure review with `rules: null`, as reviewForGraph passes it then.
+ * Made directly, with no rules in the cache, so that no mining job, and none of the re-reviews
+ * it starts (createProposal's), runs meanwhile: each test starts them itself.
+ */
+async function proposeBeforeMining(actions: RefinementAction[]): Promise<string> {
+  clearGraphRulesCache();
+  const { graph } = await loadGraph("countries", version);
+  const reviews = reviewActions({ graph, actions, documents: new Map(), resolve: createNameResolver({ graph }), rules: null });
+  expect(reviews.every(withoutRules)).toBe(true);
+  return createProposal({ graph: "countries", baseVersion: version, source: "api", actions, reviews });
+}
+
+beforeAll(async () => {
+  db = await useTestDatabase("re-review-after-mining");
+  const report = await importGraphFromPath({ path: dataPath("countries_S1", "graph.txt"), name: "countries" });
+  graphId = report.graph.id;
+  version = (await getGraphSummary("countries")).version;
+  reviewer = await createTestUser({ username: "rita", role: "reviewer" });
+}, 120_000);
+
+afterAll(async () => {
+  clearGraphRulesCache();
+  await db.cleanup();
+});
+
+describe("reviews made before the graph rules were mined are made again once they are", () => {
+  it("replaces the partial reviews with the rules' evidence, audits each, and shows it on the timeline", async () => {
+    const id = await proposeBeforeMining([TRUE_EDGE, MADE_UP]);
+    const before = await getProposal(id);
+    expect(before.actions.map((a) => a.confidence)).toEqual(["LOW", "LOW"]);
+
+    // The read above started the job already; this joins it (one more pass), so the totals hold both.
+    const result = await scheduleReReview({ graphId, version, review: reviewForGraph });
+    expect(result).toMatchObject({ reviewed: 2, relabelled: 1, skipped: 0 });
+    const after = await getProposal(id);
+    const [t, m] = after.actions;
+    expect(withoutRules(t?.review)).toBe(false);
+    expect(withoutRules(m?.review)).toBe(false);
+    // The held-out edge: a mined path rule predicts it. The made-up one stays LOW, now with the rules' reasons.
+    expect(t?.confidence).toBe("HIGH");
+    expect(t?.review.signals?.some((s) => s.kind === "rule" && s.positive)).toBe(true);
+    expect(m?.confidence).toBe("LOW");
+    expect(m?.review.signals?.some((s) => s.kind === "functional" || s.kind === "rule")).toBe(true);
+
+    const audits = await getDb().auditEvent.findMany({ where: { action: "action.rereview" }, orderBy: { id: "asc" } });
+    expect(audits.map((a) => a.summary)).toEqual([
+      `reviewed action 1 of a proposal on countries again once the graph rules of version ${version} were mined: insert_edge("ghana", "locatedIn", "africa") LOW → HIGH`,
+      `reviewed action 2 of a proposal on countries again once the graph rules of version ${version} were mined: insert_edge("ghana", "locatedIn", "europe") stays LOW`,
+    ]);
+    const timeline = await findProposalTimeline({ proposalId: id });
+    expect(timeline.filter((e) => e.kind === "rereview").map((e) => [e.who, e.actionIndex])).toEqual([
+      ["system", 0],
+      ["system", 1],
+    ]);
+
+    // Nothing left to do: a second pass finds no review made without the rules.
+    expect(await reReviewWithoutRules({ graphId, version, review: reviewForGraph })).toMatchObject({ reviewed: 0, skipped: 0 });
+  });
+
+  it("an approval given on the old label is dismissed when the label changes, with the reason", async () => {
+    const id = await proposeBeforeMining([TRUE_EDGE]);
+    const row = await getDb().proposalAction.findFirstOrThrow({ where: { proposalId: id, index: 0 } });
+    await getDb().approval.create({ data: { actionId: row.id, proposalId: id, userId: reviewer.id, kind: "approve", graphVersion: version } });
+    const result = await reReviewWithoutRules({ graphId, version, review: reviewForGraph });
+    expect(result).toMatchObject({ reviewed: 1, relabelled: 1, dismissedApprovals: 1 });
+    const approval = await getDb().approval.findFirstOrThrow({ where: { actionId: row.id } });
+    expect(approval.dismissedReason).toBe("the review was made again once the graph rules were mined: LOW → HIGH");
+  });
+
+  it("leaves alone what someone changed meanwhile, and decided actions and proposals", async () => {
+    const id = await proposeBeforeMining([TRUE_EDGE, MADE_UP]);
+    const decided = await proposeBeforeMining([TRUE_EDGE]);
+    await getDb().proposalAction.updateMany({ where: { proposalId: decided }, data: { status: "rejected" } });
+    await getDb().proposal.update({ where: { id: decided }, data: { status: "rejected" } });
+    const stored = await getDb().proposalAction.findMany({ where: { proposalId: id }, orderBy: { index: "asc" } });
+    // Rules mined first, so the job reaches its write; an edit lands between its read and its write.
+    await whenGraphRulesReady({ graphId, version, graph: (await loadGraph("countries", version)).graph });
+    let edited = false;
+    const result = await reReviewWithoutRules({
+      graphId,
+      version,
+      review: async (options) => {
+        const reviews = await reviewForGraph(options);
+        if (!edited) {
+          edited = true;
+          await getDb().proposalAction.update({ where: { id: stored[1]?.id }, data: { review: `${stored[1]?.review} ` } });
+        }
+        return reviews;
+      },
+    });
+    expect(result).toMatchObject({ reviewed: 1, skipped: 1 });
+    const now = await getProposal(id);
+    expect(withoutRules(now.actions[0]?.review)).toBe(false);
+    expect(withoutRules(now.actions[1]?.review)).toBe(true);
+    expect(withoutRules((await getProposal(decided)).actions[0]?.review)).toBe(true);
+    // Those reads started a pass for the edited action: let it end before the next test.
+    await scheduleReReview({ graphId, version, review: reviewForGraph });
+  });
+
+  it("reading a proposal that holds such a review starts the job (after a restart nothing else would)", async () => {
+    const id = await proposeBeforeMining([MADE_UP]);
+    clearGraphRulesCache();
+    expect(runningReReview({ graphId, version })).toBeNull();
+    await getProposal(id);
+    const started = runningReReview({ graphId, version });
+    expect(started).not.toBeNull();
+    expect(await started).toMatchObject({ reviewed: 1 });
+    expect(withoutRules((await getProposal(id)).actions[0]?.review)).toBe(false);
+    expect(runningReReview({ graphId, version })).toBeNull();
+  });
+
+  it("a proposal reviewed without the rules (the request's wait ran out) is reviewed again when mining ends, with no read", async () => {
+    clearGraphRulesCache();
+    const reviews = await reviewForGraph({ graph: "countries", version, actions: [TRUE_EDGE], rulesWaitMs: 0 });
+    expect(withoutRules(reviews[0])).toBe(true);
+    const id = await createProposal({ graph: "countries", baseVersion: version, source: "api", actions: [TRUE_EDGE], reviews });
+    await vi.waitFor(
+      async () => {
+        const row = await getDb().proposalAction.findFirstOrThrow({ where: { proposalId: id, index: 0 } });
+        expect(row.confidence).toBe("HIGH");
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    await runningReReview({ graphId, version });
+  });
+});
