@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { EvidenceItem, ScoreSignal } from "@/lib/review/types";
 import { HighlightText } from "./highlight-text";
+import { repeatsSignal } from "./repeats-signal";
 import { formatContribution } from "./score-tag";
 import { sourceHref, sourceText } from "./source-href";
 
@@ -17,16 +18,18 @@ const SIGNAL_LABEL: Record<ScoreSignal["kind"], string> = {
   warning: "warning",
 };
 
-function SignalEvidence({ graph, item }: { graph: string; item: EvidenceItem }) {
+function SignalEvidence({ graph, item, signalSummary }: { graph: string; item: EvidenceItem; signalSummary: string }) {
   const href = sourceHref(graph, item);
+  const summary = item.summary && !repeatsSignal(item.summary, signalSummary) ? item.summary : null;
+  if (!item.quote && !summary && !href) return null;
   return (
     <div className="signal__evidence">
       {item.quote ? (
         <blockquote className={item.kind === "code" ? "evidence__quote evidence__quote--code" : "evidence__quote"}>
           <HighlightText text={item.quote} terms={item.highlights ?? []} />
         </blockquote>
-      ) : item.summary ? (
-        <span className="muted">{item.summary}</span>
+      ) : summary ? (
+        <span className="muted">{summary}</span>
       ) : null}
       {href ? (
         <Link className="evidence__source mono" href={href} target="_blank" prefetch={false}>
@@ -72,7 +75,7 @@ export function SignalList({ graph, signals, evidence }: { graph: string; signal
                   </span>
                 ) : null}
               </span>
-              {item ? <SignalEvidence graph={graph} item={item} /> : null}
+              {item ? <SignalEvidence graph={graph} item={item} signalSummary={s.summary} /> : null}
             </div>
           </li>
         );
