@@ -12,7 +12,17 @@ export function proposalQueryOptions(id: string) {
   return queryOptions({ queryKey: proposalKeys.proposal(id), queryFn: () => getProposal(id), staleTime: 30_000 });
 }
 
-/** One proposal; the page passes the server-rendered copy so the first paint needs no request. */
+/** While reviews made without the graph rules wait to be made again: how often the page asks. */
+export const RULES_MINING_POLL_MS = 2_000;
+
+/**
+ * One proposal; the page passes the server-rendered copy so the first paint needs no request.
+ * Polled while its graph rules are being mined for reviews made without them (`rulesMining`).
+ */
 export function useProposal(initial: ProposalDetails) {
-  return useQuery({ ...proposalQueryOptions(initial.id), initialData: initial });
+  return useQuery({
+    ...proposalQueryOptions(initial.id),
+    initialData: initial,
+    refetchInterval: (query) => (query.state.data?.rulesMining && query.state.data.rulesMining.state !== "failed" ? RULES_MINING_POLL_MS : false),
+  });
 }

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { canApproveTogether } from "@/lib/auth/approval-policy";
 import { useProposal } from "../api/get-proposal";
+import { RulesMiningNotice } from "./rules-mining-notice";
 import type { ProposalActionItem, ProposalDetails } from "../api/proposal-types";
 import { useRejectActions } from "../api/reject-actions";
 import type { RunDetails } from "../api/run-types";
@@ -109,6 +110,7 @@ export function ProposalView({ initialProposal, run, currentVersion, editIndex, 
     <div className="stack proposal-page" ref={rootRef} data-testid="proposal-page" data-status={proposal.status}>
       <ProposalHeader proposal={proposal} currentVersion={currentVersion} />
       <RunSummary run={run} source={proposal.source} />
+      <RulesMiningNotice proposal={proposal} />
       <p className="small muted proposal-people" data-testid="proposal-people">
         <OriginChip of={proposal} />{" "}
         {proposal.submittedByName ? <>Submitted by <strong>{proposal.submittedByName}</strong>. </> : null}

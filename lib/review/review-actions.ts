@@ -31,6 +31,7 @@ import { predictByConstants } from "./constant-rules";
 import { predictByDisjointRelations } from "./disjoint-relations";
 import { predictByEmbedding } from "./embed-graph";
 import { POSITIVE_RATIO, RATIO_CONFIDENCE, ratioText } from "./measured-ratio";
+import { RULES_NOT_READY } from "./rules-not-ready";
 import { ScoreCard, decideLabel } from "./score-action";
 import type { CoMention, MatchTerms, TextStatement } from "./text-evidence";
 import { bareIdentifier, documentMentions, findCoMentions, findStatements, isAliasStatement, isCodeDocument, matchTerms, relationWordsOf, stem, unqualified } from "./text-evidence";
@@ -747,15 +748,7 @@ function codeSignal(rv: Review, check: CodeCheck, { subject, object }: { subject
   return null;
 }
 
-/** What marks a review made before its version's rules were mined (the server reviews it again once they are). */
-export const RULES_NOT_READY_MARK = "were still being mined when this was reviewed";
-
-/**
- * Said when the review ran before the version's rules were mined. Worded for a review that is
- * stored and read later: the server reviews a pending action again once the rules are mined
- * (lib/server/proposals/re-review-after-mining.ts), which replaces this review.
- */
-export const RULES_NOT_READY = `the graph rules of this version ${RULES_NOT_READY_MARK}: no path-rule, signature or functional evidence (a pending action is reviewed again once they are mined)`;
+export { RULES_NOT_READY, RULES_NOT_READY_MARK } from "./rules-not-ready";
 
 /** A rule this confident (standard confidence) strongly predicts its head: what HIGH may rest on. */
 const STRONG_RULE_CONFIDENCE = 0.75;

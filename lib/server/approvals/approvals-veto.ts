@@ -14,7 +14,7 @@ import { actorLabel } from "../../auth/permissions";
 import { AppError } from "../../errors";
 import { formatAction } from "../../loop/parse-output";
 import { approvalTarget, outcomesOf, refusalError } from "./approvals";
-import { LOCKING_TRANSACTION, lockActionRows } from "./approvals-lock";
+import { LOCKING_TRANSACTION, lockActionRows } from "../db/action-row-locks";
 import type { ActionOutcome } from "./approvals";
 import { recordAudit } from "../audit";
 import { getDb } from "../db/db";

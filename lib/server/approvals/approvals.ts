@@ -19,7 +19,7 @@ import { AppError } from "../../errors";
 import { formatAction } from "../../loop/parse-output";
 import type { RefinementAction } from "../../loop/types";
 import { applySatisfiedActions, findApplyBlocker } from "./approvals-apply";
-import { LOCKING_TRANSACTION, lockActionRows } from "./approvals-lock";
+import { LOCKING_TRANSACTION, lockActionRows } from "../db/action-row-locks";
 import { recordAudit } from "../audit";
 import { getDb } from "../db/db";
 import { getPolicyInEffect } from "../policies";

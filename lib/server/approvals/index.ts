@@ -1,6 +1,6 @@
 /**
  * approvals/ — people deciding on proposals: approvals under the graph's policy, the only way a
- * graph changes (approvals.ts, approvals-apply.ts), row locks (approvals-lock.ts), vetoes and
+ * graph changes (approvals.ts, approvals-apply.ts), vetoes and
  * withdrawals (approvals-veto.ts), a proposal's timeline and comments, and the request contracts of
  * the proposal routes (contract.ts).
  */

@@ -99,6 +99,14 @@ export const ProposalDetails = z.object({
   startedByName: z.string().nullable(),
   policy: ApprovalPolicy.describe("the rules that apply now: in solo mode (fewer than two people may approve) one approval applies and people may approve their own runs"),
   approvalMode: z.enum(["solo", "team"]),
+  rulesMining: z
+    .object({
+      state: z.enum(["mining", "reviewing", "failed"]).describe("mining: the graph rules are being mined; reviewing: mined, the reviews are being made again; failed: mining failed, the reviews stay"),
+      progress: z.number().min(0).max(1),
+      error: z.string().optional(),
+    })
+    .nullable()
+    .describe("set while a pending action was reviewed before its version's graph rules were mined; it is reviewed again once they are (poll until null)"),
 });
 
 export const ProposalPage = z.object({

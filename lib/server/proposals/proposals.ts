@@ -25,7 +25,7 @@ import { MAX_NAMED_DOCUMENTS, RULES_NOT_READY_MARK, documentIdsForReview, review
 import { verifyReviews } from "./verify-reviews";
 import type { ActionReview, Confidence } from "../../review/types";
 import type { MinedGraphRules } from "../../review/mine-graph-rules";
-import { getGraphRulesForReview, whenGraphRulesReady, whenGraphRulesSettled } from "./graph-rules-cache";
+import { getGraphRulesForReview, getGraphRulesStatus, whenGraphRulesReady, whenGraphRulesSettled } from "./graph-rules-cache";
 import { findLabelThresholds } from "./review-calibration";
 import type { Prisma } from "../db/generated/prisma/client";
 import type { ActionEvaluation, ApprovalMode, ApprovalPolicy } from "../../auth/approval-policy";
@@ -110,6 +110,27 @@ export interface ProposalDetails {
   policy: ApprovalPolicy;
   /** solo: fewer than two people may approve on this graph (lib/auth/approval-policy.ts). */
   approvalMode: ApprovalMode;
+  /**
+   * Set while a pending action's review was made before the base version's graph rules were
+   * mined: how far mining is, until the reviews are made again (re-review-after-mining.ts).
+   */
+  rulesMining: RulesMining | null;
+}
+
+export interface RulesMining {
+  /** mining: the rules are being mined; reviewing: mined, the reviews are being made again; failed: mining failed, the reviews stay. */
+  state: "mining" | "reviewing" | "failed";
+  /** 0–1. */
+  progress: number;
+  error?: string;
+}
+
+function rulesMiningOf(graphId: string, version: number): RulesMining {
+  const status = getGraphRulesStatus({ graphId, version });
+  // Nothing asked for this version in this process (a restart): the read's job is starting it.
+  if (!status) return { state: "mining", progress: 0 };
+  if (status.state === "failed") return { state: "failed", progress: 0, ...(status.error ? { error: status.error } : {}) };
+  return status.state === "ready" ? { state: "reviewing", progress: 1 } : { state: "mining", progress: status.progress };
 }
 
 /** Review actions against a version of a graph, with the corpus text behind their endpoints. */
@@ -317,9 +338,8 @@ async function toDetails(row: ProposalRow, rules?: PolicyInEffect, pageEdits?: A
   // Reviewed before the rules were mined and still pending: reviewed again in the background
   // (this read shows the stored review; the next one the new). Covers a restart, and mining that
   // ended before the proposal was stored.
-  if (row.status === "pending" && sorted.some((a) => a.status === "pending" && reviewedWithoutRules(a.review))) {
-    void scheduleReReview({ graphId: row.graphId, version: row.baseVersion, review: reviewForGraph });
-  }
+  const withoutRules = row.status === "pending" && sorted.some((a) => a.status === "pending" && reviewedWithoutRules(a.review));
+  if (withoutRules) void scheduleReReview({ graphId: row.graphId, version: row.baseVersion, review: reviewForGraph });
   const counts: Record<Confidence, number> = { HIGH: 0, MEDIUM: 0, LOW: 0 };
   for (const a of actions) counts[a.confidence]++;
   return {
@@ -343,6 +363,7 @@ async function toDetails(row: ProposalRow, rules?: PolicyInEffect, pageEdits?: A
     startedByName: row.run?.startedByName ?? null,
     policy: graphPolicy,
     approvalMode: inEffect.mode,
+    rulesMining: withoutRules ? rulesMiningOf(row.graphId, row.baseVersion) : null,
   };
 }
 

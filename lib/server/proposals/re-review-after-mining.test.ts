@@ -10,7 +10,7 @@ import { RULES_NOT_READY_MARK, reviewActions } from "../../review/review-actions
 import { createNameResolver } from "../../review/resolve-action";
 import type { ActionReview } from "../../review/types";
 import { dataPath } from "../../test/data";
-import { findProposalTimeline } from "../approvals/approvals-timeline";
+import { findProposalTimeline } from "../approvals";
 import { createTestUser } from "../auth/test-support";
 import { getDb } from "../db/db";
 import type { TestDatabase } from "../db/test-database";
@@ -64,11 +64,14 @@ describe("reviews made before the graph rules were mined are made again once the
     const id = await proposeBeforeMining([TRUE_EDGE, MADE_UP]);
     const before = await getProposal(id);
     expect(before.actions.map((a) => a.confidence)).toEqual(["LOW", "LOW"]);
+    // What the page shows and polls on: no rules asked for in this process yet, so the read's job mines them.
+    expect(before.rulesMining).toEqual({ state: "mining", progress: 0 });
 
     // The read above started the job already; this joins it (one more pass), so the totals hold both.
     const result = await scheduleReReview({ graphId, version, review: reviewForGraph });
     expect(result).toMatchObject({ reviewed: 2, relabelled: 1, skipped: 0 });
     const after = await getProposal(id);
+    expect(after.rulesMining).toBeNull();
     const [t, m] = after.actions;
     expect(withoutRules(t?.review)).toBe(false);
     expect(withoutRules(m?.review)).toBe(false);

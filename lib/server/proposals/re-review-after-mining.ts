@@ -23,7 +23,7 @@ import type { RefinementAction } from "../../loop/types";
 import { RULES_NOT_READY_MARK } from "../../review/review-actions";
 import type { ReviewInput } from "../../review/review-actions";
 import type { ActionReview } from "../../review/types";
-import { LOCKING_TRANSACTION, lockActionRows } from "../approvals/approvals-lock";
+import { LOCKING_TRANSACTION, lockActionRows } from "../db/action-row-locks";
 import { recordAudit } from "../audit";
 import { getDb } from "../db/db";
 import { getGraphRulesStatus } from "./graph-rules-cache";

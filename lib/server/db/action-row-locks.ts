@@ -8,8 +8,8 @@
  *
  * SQLite needs no lock: Prisma's SQLite adapter runs one interactive transaction at a time.
  */
-import { dialectOf, resolveDatabaseUrl } from "../db/database-url";
-import type { Prisma } from "../db/generated/prisma/client";
+import { dialectOf, resolveDatabaseUrl } from "./database-url";
+import type { Prisma } from "./generated/prisma/client";
 
 export async function lockActionRows(tx: Prisma.TransactionClient, proposalId: string, indexes: readonly number[]): Promise<void> {
   if (dialectOf(resolveDatabaseUrl()) !== "postgres") return;
