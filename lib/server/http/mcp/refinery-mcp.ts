@@ -231,7 +231,7 @@ export function createRefineryMcpServer(actor: Actor): McpServer {
         const text = [question, evidence ? `Agent's evidence: ${evidence}` : null].filter(Boolean).join("\n\n") || null;
         const id = await submitProposal({ graph, source: "agent", inputs: toReviewInputs(actions), question: text, submittedBy: actor, agent: { name: agent, model } });
         const proposal = await getProposal(id);
-        return { proposalId: id, status: proposal.status, counts: proposal.counts, url: `/proposals/${id}`, labels: proposal.actions.map((a) => a.confidence) };
+        return { proposalId: id, status: proposal.status, counts: proposal.counts, url: `/proposals/${id}`, labels: proposal.actions.map((a) => a.confidence), rulesMining: proposal.rulesMining };
       }),
   );
 
@@ -247,6 +247,8 @@ export function createRefineryMcpServer(actor: Actor): McpServer {
           status: p.status,
           counts: p.counts,
           actions: p.actions.map((a) => ({ index: a.index, action: a.action, confidence: a.confidence, status: a.status })),
+          // Non-null while actions reviewed before the graph rules were mined wait to be reviewed again.
+          rulesMining: p.rulesMining,
         };
       }),
   );
