@@ -84,8 +84,13 @@ export async function findProposalTimeline(options: { proposalId: string }): Pro
   const edits = await db.auditEvent.findMany({ where: { action: { in: ["action.edit", "action.rereview"] }, targetType: "action", targetId: { startsWith: `${proposal.id}#` } }, orderBy: { id: "asc" } });
   for (const e of edits) {
     const index = Number(e.targetId?.split("#")[1]);
-    const kind = e.action === "action.rereview" ? "rereview" : "edit";
-    events.push({ at: e.at.toISOString(), kind, who: kind === "rereview" ? "system" : e.actorName, actionIndex: Number.isInteger(index) ? index : null, text: e.summary });
+    const actionIndex = Number.isInteger(index) ? index : null;
+    if (e.action === "action.rereview") {
+      // The audit log's sentence names the graph and the proposal; here both are known.
+      const details = (e.details ? JSON.parse(e.details) : {}) as { before?: string; after?: string };
+      const change = details.before && details.after ? (details.before === details.after ? `: stays ${details.after}` : `: ${details.before} → ${details.after}`) : "";
+      events.push({ at: e.at.toISOString(), kind: "rereview", who: "system", actionIndex, text: `reviewed ${label(actionIndex)} again once the graph rules were mined${change}` });
+    } else events.push({ at: e.at.toISOString(), kind: "edit", who: e.actorName, actionIndex, text: e.summary });
   }
   for (const c of proposal.changesets) {
     events.push({

@@ -87,9 +87,9 @@ describe("reviews made before the graph rules were mined are made again once the
       `reviewed action 2 of a proposal on countries again once the graph rules of version ${version} were mined: insert_edge("ghana", "locatedIn", "europe") stays LOW`,
     ]);
     const timeline = await findProposalTimeline({ proposalId: id });
-    expect(timeline.filter((e) => e.kind === "rereview").map((e) => [e.who, e.actionIndex])).toEqual([
-      ["system", 0],
-      ["system", 1],
+    expect(timeline.filter((e) => e.kind === "rereview").map((e) => [e.who, e.actionIndex, e.text])).toEqual([
+      ["system", 0, 'reviewed action 1 insert_edge("ghana", "locatedIn", "africa") again once the graph rules were mined: LOW → HIGH'],
+      ["system", 1, 'reviewed action 2 insert_edge("ghana", "locatedIn", "europe") again once the graph rules were mined: stays LOW'],
     ]);
 
     // Nothing left to do: a second pass finds no review made without the rules.
