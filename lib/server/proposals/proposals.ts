@@ -338,7 +338,7 @@ async function toDetails(row: ProposalRow, rules?: PolicyInEffect, pageEdits?: A
   // Reviewed before the rules were mined and still pending: reviewed again in the background
   // (this read shows the stored review; the next one the new). Covers a restart, and mining that
   // ended before the proposal was stored.
-  const withoutRules = row.status === "pending" && sorted.some((a) => a.status === "pending" && reviewedWithoutRules(a.review));
+  const withoutRules = sorted.some((a) => a.status === "pending" && reviewedWithoutRules(a.review));
   if (withoutRules) void scheduleReReview({ graphId: row.graphId, version: row.baseVersion, review: reviewForGraph });
   const counts: Record<Confidence, number> = { HIGH: 0, MEDIUM: 0, LOW: 0 };
   for (const a of actions) counts[a.confidence]++;

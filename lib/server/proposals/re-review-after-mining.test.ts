@@ -136,6 +136,17 @@ describe("reviews made before the graph rules were mined are made again once the
     await scheduleReReview({ graphId, version, review: reviewForGraph });
   });
 
+  it("a partially applied proposal's pending action is reviewed again, its applied one is not", async () => {
+    const id = await proposeBeforeMining([MADE_UP, TRUE_EDGE]);
+    await getDb().proposalAction.updateMany({ where: { proposalId: id, index: 0 }, data: { status: "applied", appliedIn: version + 1 } });
+    await getDb().proposal.update({ where: { id }, data: { status: "partially_applied" } });
+    expect(await reReviewWithoutRules({ graphId, version, review: reviewForGraph })).toMatchObject({ reviewed: 1, relabelled: 1 });
+    const now = await getProposal(id);
+    expect(withoutRules(now.actions[0]?.review)).toBe(true);
+    expect(now.actions[1]?.confidence).toBe("HIGH");
+    expect(now.rulesMining).toBeNull();
+  });
+
   it("reading a proposal that holds such a review starts the job (after a restart nothing else would)", async () => {
     const id = await proposeBeforeMining([MADE_UP]);
     clearGraphRulesCache();

@@ -5,8 +5,8 @@
  * conflicts or the trained model, and its reasons say so (`RULES_NOT_READY`). The label people
  * act on should not stay that partial review.
  *
- * What is reviewed again: pending actions of pending proposals on that version whose stored
- * review carries the mark. Each is written only if its row is still what was read (status
+ * What is reviewed again: pending actions of proposals on that version (pending or partially
+ * applied) whose stored review carries the mark. Each is written only if its row is still what was read (status
  * pending, review unchanged: an edit or a decision meanwhile wins), under the same row lock a
  * decision takes. When the label changes, approvals given on the old label are dismissed with
  * the reason, as an edit dismisses them; when it does not, they stand. Each write is audited
@@ -56,7 +56,8 @@ export async function reReviewWithoutRules(options: { graphId: string; version: 
   if (getGraphRulesStatus(options)?.state === "failed") return result;
   const db = getDb();
   const rows = await db.proposalAction.findMany({
-    where: { status: "pending", review: { contains: RULES_NOT_READY_MARK }, proposal: { graphId: options.graphId, baseVersion: options.version, status: "pending" } },
+    // A pending action (its proposal is pending or partially applied).
+    where: { status: "pending", review: { contains: RULES_NOT_READY_MARK }, proposal: { graphId: options.graphId, baseVersion: options.version } },
     select: { id: true, index: true, action: true, review: true, confidence: true, proposalId: true, proposal: { select: { graph: { select: { name: true } } } } },
     orderBy: [{ proposalId: "asc" }, { index: "asc" }],
   });
