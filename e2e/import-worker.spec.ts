@@ -53,8 +53,10 @@ test("the import form shows the server's progress lines while a big import runs"
   await page.getByRole("textbox", { name: "Path on the server" }).fill(fb15k);
   await page.getByRole("textbox", { name: "Name", exact: true }).fill("fb15k-progress");
   await page.getByRole("button", { name: "Import", exact: true }).click();
-  // Polled from GET /api/graphs/imports: rows written with the rate, then the index builds and the commit.
-  await expect(page.getByTestId("import-progress")).toContainText(/fb15k-progress: (reading|parsed|wrote|[\d,]+ rows written)/, { timeout: 60_000 });
+  // Polled from GET /api/graphs/imports: "starting", rows written with the rate, then the index
+  // builds and the commit. On a quiet machine the whole import takes about 3 s, and a poll that
+  // the import's own work delays (2 s seen in CI) can see only its first line, "starting".
+  await expect(page.getByTestId("import-progress")).toContainText(/fb15k-progress: (starting|reading|parsed|wrote|[\d,]+ rows written)/, { timeout: 60_000 });
   await page.screenshot({ path: path.join(here, "artifacts", "import-progress.png") });
   await page.waitForURL(/\/graphs\/fb15k-progress$/, { timeout: 240_000 });
 });
