@@ -63,7 +63,7 @@ export async function reReviewWithoutRules(options: { graphId: string; version: 
   });
   if (rows.length === 0) return result;
   const graphName = rows[0]?.proposal.graph.name as string;
-  // One review call per proposal: its actions are reviewed together, as when it was submitted.
+  // One review call per proposal, for those of its actions that wait for the rules.
   const byProposal = new Map<string, typeof rows>();
   for (const row of rows) byProposal.set(row.proposalId, [...(byProposal.get(row.proposalId) ?? []), row]);
   for (const [proposalId, actions] of byProposal) {
