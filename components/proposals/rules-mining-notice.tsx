@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { RULES_NOT_READY_MARK } from "@/lib/review/rules-not-ready";
+import { madeWithoutRules } from "@/lib/review/rules-not-ready";
 import { discussionKeys } from "../api/proposal-discussion";
 import type { ProposalDetails } from "../api/proposal-types";
 
@@ -21,13 +21,13 @@ export function RulesMiningNotice({ proposal }: { proposal: ProposalDetails }) {
     was.current = mining !== null;
   }, [mining, proposal.id, queryClient]);
   if (!mining) return null;
-  const waiting = proposal.actions.filter((a) => a.status === "pending" && a.review.reasons.some((r) => r.includes(RULES_NOT_READY_MARK))).length;
+  const waiting = proposal.actions.filter((a) => a.status === "pending" && madeWithoutRules(a.review)).length;
   const which = `${waiting === 1 ? "1 action was" : `${waiting} actions were`} reviewed before the graph rules of version ${proposal.baseVersion} were mined (no path-rule, signature or functional evidence yet)`;
   if (mining.state === "failed") {
     return (
       <div className="alert alert--warning" role="status" data-testid="rules-mining" data-state="failed">
         <span className="alert__message">
-          {which}. Mining them failed{mining.error ? `: ${mining.error}` : ""}, so these reviews stay as they are; editing an action reviews it again.
+          {which}. Mining them failed{mining.error ? `: ${mining.error}` : ""}, so these reviews stay as they are: weigh their labels knowing the graph's rules were not read.
         </span>
       </div>
     );

@@ -748,7 +748,7 @@ function codeSignal(rv: Review, check: CodeCheck, { subject, object }: { subject
   return null;
 }
 
-export { RULES_NOT_READY, RULES_NOT_READY_MARK } from "./rules-not-ready";
+export { RULES_NOT_READY, RULES_NOT_READY_MARK, madeWithoutRules } from "./rules-not-ready";
 
 /** A rule this confident (standard confidence) strongly predicts its head: what HIGH may rest on. */
 const STRONG_RULE_CONFIDENCE = 0.75;

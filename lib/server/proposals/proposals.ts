@@ -21,7 +21,7 @@ import type { DiffGraph } from "../../changes/diff-graph";
 import { buildDiffGraph } from "../../changes/diff-graph";
 import { createNameResolver } from "../../review/resolve-action";
 import type { ReviewInput } from "../../review/review-actions";
-import { MAX_NAMED_DOCUMENTS, RULES_NOT_READY_MARK, documentIdsForReview, reviewActions, textSearchesForReview } from "../../review/review-actions";
+import { MAX_NAMED_DOCUMENTS, documentIdsForReview, madeWithoutRules, reviewActions, textSearchesForReview } from "../../review/review-actions";
 import { verifyReviews } from "./verify-reviews";
 import type { ActionReview, Confidence } from "../../review/types";
 import type { MinedGraphRules } from "../../review/mine-graph-rules";
@@ -260,7 +260,7 @@ export async function createProposal(options: CreateProposalOptions, tx: Prisma.
   });
   // Reviewed while the rules were being mined: reviewed again once they are. Only when the row is
   // committed here (a caller's transaction may still roll back; reads of it start the job then).
-  if (tx === getDb() && options.reviews.some((r) => r.reasons.some((x) => x.includes(RULES_NOT_READY_MARK)))) {
+  if (tx === getDb() && options.reviews.some(madeWithoutRules)) {
     const at = { graphId: graph.id, version: options.baseVersion };
     void whenGraphRulesSettled(at).then((mined) => {
       if (mined) void scheduleReReview({ ...at, review: reviewForGraph });

@@ -6,9 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RefinementAction } from "../../loop/types";
-import { RULES_NOT_READY_MARK, reviewActions } from "../../review/review-actions";
+import { madeWithoutRules, reviewActions } from "../../review/review-actions";
 import { createNameResolver } from "../../review/resolve-action";
-import type { ActionReview } from "../../review/types";
 import { dataPath } from "../../test/data";
 import { findProposalTimeline } from "../approvals";
 import { createTestUser } from "../auth/test-support";
@@ -30,7 +29,7 @@ let reviewer: { id: string; username: string };
 const TRUE_EDGE: RefinementAction = { type: "insert_edge", subject: "ghana", relation: "locatedIn", object: "africa" };
 const MADE_UP: RefinementAction = { type: "insert_edge", subject: "ghana", relation: "locatedIn", object: "europe" };
 
-const withoutRules = (r: ActionReview | undefined) => r?.reasons.some((x) => x.includes(RULES_NOT_READY_MARK)) ?? false;
+const withoutRules = madeWithoutRules;
 
 /**
  * A proposal whose reviews were made while the rules were being mined (what a big graph's

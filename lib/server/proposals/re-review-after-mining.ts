@@ -20,7 +20,7 @@
 import { SYSTEM_ACTOR } from "../../auth/permissions";
 import { formatAction } from "../../loop/parse-output";
 import type { RefinementAction } from "../../loop/types";
-import { RULES_NOT_READY_MARK } from "../../review/review-actions";
+import { RULES_NOT_READY_MARK, madeWithoutRules } from "../../review/review-actions";
 import type { ReviewInput } from "../../review/review-actions";
 import type { ActionReview } from "../../review/types";
 import { LOCKING_TRANSACTION, lockActionRows } from "../db/action-row-locks";
@@ -76,7 +76,7 @@ export async function reReviewWithoutRules(options: { graphId: string; version: 
     for (const [i, row] of actions.entries()) {
       const review = reviews[i];
       // Still without rules (mining failed meanwhile): nothing better to store.
-      if (!review || review.reasons.some((r) => r.includes(RULES_NOT_READY_MARK))) {
+      if (!review || madeWithoutRules(review)) {
         result.skipped++;
         continue;
       }
