@@ -30,7 +30,8 @@
  */
 import type { KnowledgeGraph, Triple } from "../graph/model";
 import type { RulesIndex } from "./rules-index";
-import { atomRange, flip, graphEnd, hasEntry, stride, tripleOf } from "./rules-index";
+import { atomRange, flip, graphEnd, hasEntry, rng, stride, tripleOf } from "./rules-index";
+import { measuredRatio, type MeasuredRatio } from "./measured-ratio";
 
 /** Per relation: the best constant-rule confidences of held-out facts, both ascending. */
 export interface ConstantRuleModel {
@@ -41,6 +42,10 @@ export interface ConstantRuleModel {
   scoresOther: number[];
   /** The bands of confidence whose ratio a query reads (`ratioBands` of the two lists), ascending. */
   bands: RatioBand[];
+  /** The fact's subject with a uniformly random node, not linked to it by the relation (the made-up edge of issue #10). */
+  scoresRandom: number[];
+  /** `ratioBands` of true facts against random nodes. */
+  bandsRandom: RatioBand[];
 }
 
 /** A band of confidences and the held-out true facts and other objects whose best rule falls in it. */
@@ -79,6 +84,8 @@ export interface ConstantRulePrediction {
   samples: number;
   /** Other objects measured. */
   otherSamples: number;
+  /** True facts against random nodes in the query's band of the random comparison, with its lower bound. */
+  random: MeasuredRatio | null;
 }
 
 /** Other objects measured per held-out true fact. */
@@ -167,11 +174,14 @@ export function* mineConstantModels(
 ): Generator<number, Map<string, ConstantRuleModel>> {
   const out = new Map<string, ConstantRuleModel>();
   const R = ix.keys.length;
+  // Its own stream, so drawing random nodes leaves the other objects' draws as they were.
+  const randomNode = rng(0x5bd1e995);
   for (let r = 0; r < R; r++) {
     const S = ix.factS[r] as Int32Array;
     const O = ix.factO[r] as Int32Array;
     const scoresTrue: number[] = [];
     const scoresOther: number[] = [];
+    const scoresRandom: number[] = [];
     if (S.length >= 2) {
       for (const i of stride(S.length, samples)) {
         const s = S[i] as number;
@@ -189,10 +199,25 @@ export function* mineConstantModels(
           scoresOther.push(otherConf);
           drawn++;
         }
+        // And uniformly random nodes: what a made-up object drawn from the whole graph looks like.
+        drawn = 0;
+        for (let tries = 0; tries < 4 * OTHERS_PER_FACT && drawn < OTHERS_PER_FACT; tries++) {
+          const u = Math.floor(randomNode() * ix.n);
+          if (u === o || u === s || hasEntry(ix, s, 2 * r, u)) continue;
+          scoresRandom.push(bestConstantRule(ix, s, r, u)?.conf ?? 0);
+          drawn++;
+        }
       }
     }
-    for (const a of [scoresTrue, scoresOther]) a.sort((x, y) => x - y);
-    out.set(ix.keys[r] as string, { relation: ix.display[r] as string, scoresTrue, scoresOther, bands: ratioBands(scoresTrue, scoresOther) });
+    for (const a of [scoresTrue, scoresOther, scoresRandom]) a.sort((x, y) => x - y);
+    out.set(ix.keys[r] as string, {
+      relation: ix.display[r] as string,
+      scoresTrue,
+      scoresOther,
+      bands: ratioBands(scoresTrue, scoresOther),
+      scoresRandom,
+      bandsRandom: ratioBands(scoresTrue, scoresRandom),
+    });
     yield (r + 1) / R;
   }
   return out;
@@ -296,6 +321,7 @@ export function predictByConstants({
     likelihoodRatio: 1,
     samples: model?.scoresTrue.length ?? 0,
     otherSamples: model?.scoresOther.length ?? 0,
+    random: null,
   };
   const best = bestConstantRule(ix, ix.numberOf.get(subject) ?? -1, r, ix.numberOf.get(object) ?? -1);
   const band = model ? bandOf(model.bands, best?.conf ?? 0) : null;
@@ -336,5 +362,13 @@ export function predictByConstants({
     likelihoodRatio: ratio(band.kTrue, nT, band.kOther, nO),
     samples: nT,
     otherSamples: nO,
+    random: randomRatio(model, best.conf),
   };
+}
+
+/** True facts against random nodes in the band of the random comparison that `conf` falls in. */
+function randomRatio(model: ConstantRuleModel, conf: number): MeasuredRatio | null {
+  const band = bandOf(model.bandsRandom, conf);
+  if (!band || model.scoresTrue.length === 0 || model.scoresRandom.length === 0) return null;
+  return measuredRatio(band.kTrue, model.scoresTrue.length, band.kOther, model.scoresRandom.length);
 }

@@ -746,7 +746,7 @@ describe("review on FB15k-237 (a 100k-triple sample of the training graph, its r
     // Nominees for another MTV award are nominees for this one: the rule, its counts, like nodes, and the ratio measured at mining.
     expect(constant?.summary).toMatch(/^rule .*\(x, MTV Video Music Award for Best Female Video\) ⇐ .*\(x, [^)]+\) holds for \d+ of the \d+ other nodes with that edge \(confidence 0\.\d+, e\.g\. "[^"]+"/);
     // Worth the ratio of the band of confidences the rule falls in (constant-rules.ts ratioBands), the tail shown beside it.
-    expect(constant?.summary).toMatch(/\d+% of 40 held-out true .* facts have a rule about this confident \(confidence 0\.\d+–0\.\d+\), \d+% of 160 other objects of the relation: ×\d+\.\d \(at least this confident: \d+% and \d+%\)$/);
+    expect(constant?.summary).toMatch(/\d+% of 40 held-out true .* facts have a rule about this confident \(confidence 0\.\d+–0\.\d+\), \d+% of 160 other objects of the relation: ×\d+\.\d \(at least this confident: \d+% and \d+%\)(; against random nodes ×.*)?$/);
     // The evidence is stored edges: Pat Benatar's own body edge, then a like node's body edge and its award.
     const path = r?.evidence[constant?.evidence ?? -1]?.path ?? [];
     expect(path.length).toBe(3);
@@ -754,6 +754,34 @@ describe("review on FB15k-237 (a 100k-triple sample of the training graph, its r
     expect(path[0]?.subject_id).toBe("/m/01r9fv");
     expect(path.at(-1)?.object_id).toBe("/m/02f6ym");
     expect(path.at(-1)?.relation).toBe(relation);
+  });
+
+  it("a rule with a constant that does not single the object out still predicts it against random nodes: MEDIUM, with both ratios", () => {
+    // test.tsv.gz: Egg has pantothenic acid among its nutrients. Foods with niacin data mostly have
+    // pantothenic acid data, but other nutrients are as likely: ×0.9 against other objects.
+    const relation = "/food/food/nutrients./food/nutrition_fact/nutrient";
+    const [r, random] = record(reviewActions({ graph, actions: [ins("/m/033cnk", relation, "/m/0f4hc"), ins("/m/033cnk", relation, "/m/01n4w")], documents: new Map(), rules }));
+    expect(r?.confidence).toBe("MEDIUM");
+    const constant = r?.signals?.find((s) => s.kind === "rule" && s.positive);
+    expect(constant?.strong).toBeUndefined();
+    expect(constant?.summary).toMatch(/other objects of the relation: ×0\.\d/);
+    expect(constant?.summary).toMatch(/; against random nodes ×\d+\.\d, at least ×\d+\.\d at 90% confidence \(\d+ of 40 vs \d+ of 160\): it fits what the graph says of nodes like Egg, though it does not single out Pantothenic acid among the relation's usual objects$/);
+    // Colorado as a nutrient: no rule, LOW.
+    expect(random?.confidence).toBe("LOW");
+  });
+
+  it("a rule right less than one time in ten, or short of more likely than not on a functional relation, tells the kind, not the fact: LOW with the reason", () => {
+    // test.tsv.gz: the Seattle Seahawks' colors include blue; David J is British. Both held out.
+    const [colors, nationality] = record(
+      reviewActions({ graph, actions: [ins("/m/070xg", "/sports/sports_team/colors", "/m/01g5v"), ins("/m/01wxdn3", "/people/person/nationality", "/m/07ssc")], documents: new Map(), rules }),
+    );
+    expect(colors?.confidence).toBe("LOW");
+    expect(colors?.reasons.join("\n")).toMatch(/rule \/sports\/sports_team\/colors\(x, Blue\) ⇐ .* \(confidence 0\.0\d\): a rule right less than one time in ten tells what kind of node the relation links, not the fact/);
+    expect(nationality?.confidence).toBe("LOW");
+    expect(nationality?.reasons.join("\n")).toMatch(
+      /rule \/people\/person\/nationality\(x, United Kingdom\) ⇐ .* \(confidence 0\.[1-4]\d\): \/people\/person\/nationality has one object per subject, so a rule predicts it only if it says this one more likely than not/,
+    );
+    for (const r of [colors, nationality]) expect(r?.signals?.some((s) => s.summary.includes("against random nodes"))).toBe(false);
   });
 
   it("the same subject and relation with objects of the wrong kind stay LOW", () => {

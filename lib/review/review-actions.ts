@@ -898,6 +898,11 @@ const NEIGHBOUR_MAX_CONTRIBUTION = 2.5;
  * weighed by the likelihood ratio measured at mining against the same subject with another
  * fact's object of the relation (as popular, of the same kind), in the band of confidences the
  * rule falls in (not "at least this confident": a weak rule would borrow the strong ones' worth).
+ * For an insert it is also read against random nodes (the made-up edge of issue #10): a rule
+ * that true facts have and random nodes almost never have predicts the fact even where it does
+ * not single the object out among the relation's usual ones (FB15k-237: foods with niacin data
+ * have pantothenic acid data; the other nutrients are as likely). That reading needs a rule
+ * right at least one time in ten, and on a functional relation more likely than not.
  * Never strong: it predicts from what the subject is, it does not state the fact.
  */
 function constantSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string, sign: 1 | -1): void {
@@ -905,18 +910,57 @@ function constantSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string
   if (!rules || s.id === o.id) return;
   const p = predictByConstants({ rules, graph: rv.ctx.graph, subject: s.id, relation, object: o.id, relationKey: normalizeRelation(relation) });
   const lr = p.likelihoodRatio;
-  if (!(p.confidence > 0) || !(lr > 1.2)) return;
-  const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr));
+  if (!(p.confidence > 0)) return;
+  // Against random nodes (inserts only): a rule this confident that true facts have and random
+  // nodes almost never have predicts the fact, though not which of the relation's usual objects.
+  // Where the judged node has one such end only (a functional relation: one release year per
+  // film), the relation's other objects compete with this one, so the rule must say this one
+  // more likely than not.
+  const fn = rules.functional.get(normalizeRelation(relation));
+  const oneEnd = p.constant === "object" ? fn?.isFunctional === true : fn?.isInverseFunctional === true;
+  const apart = sign === 1 && p.random !== null && p.random.lower >= RANDOM_EVIDENCE_RATIO;
+  const weakFor = !apart ? null : p.confidence < RANDOM_EVIDENCE_MIN_CONFIDENCE ? RANDOM_EVIDENCE_MIN_CONFIDENCE : oneEnd && p.confidence < ONE_END_MIN_CONFIDENCE ? ONE_END_MIN_CONFIDENCE : null;
+  const vsRandom = apart && weakFor === null ? p.random : null;
+  if (weakFor !== null)
+    rv.reasons.push(
+      `rule ${p.rule} holds for ${p.support} of the ${p.body} other nodes with that edge (confidence ${p.confidence.toFixed(2)}): ` +
+        (weakFor === ONE_END_MIN_CONFIDENCE
+          ? `${p.relation} has one ${p.constant === "object" ? "object per subject" : "subject per object"}, so a rule predicts it only if it says this one more likely than not; this one tells what kind of node the relation links, not the fact`
+          : `a rule right less than one time in ten tells what kind of node the relation links, not the fact`),
+    );
+  if (!(lr > 1.2) && !vsRandom) return;
+  const c = Math.max(Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(Math.max(lr, 1))), vsRandom ? Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(vsRandom.lower)) : 0);
   const like = p.examples.map((x) => `"${x.label}"`).join(", ");
   const what =
     `rule ${p.rule} holds for ${p.support} of the ${p.body} other nodes with that edge (confidence ${p.confidence.toFixed(2)}${like ? `, e.g. ${like}` : ""}); ` +
     `${pct(p.trueShare)} of ${p.samples} held-out true ${p.relation} facts have a rule about this confident (${bandText(p.band)}), ${pct(p.otherShare)} of ${p.otherSamples} other objects of the relation: ×${lr.toFixed(1)}` +
-    ` (at least this confident: ${pct(p.atLeastTrueShare)} and ${pct(p.atLeastOtherShare)})`;
+    ` (at least this confident: ${pct(p.atLeastTrueShare)} and ${pct(p.atLeastOtherShare)})` +
+    (vsRandom
+      ? `; against random nodes ${ratioText(vsRandom)}: it fits what the graph says of nodes like ${s.label}${lr < NEIGHBOUR_POSITIVE_RATIO ? `, though it does not single out ${o.label} among the relation's usual objects` : ""}`
+      : "");
   const path = [...(p.body_edge ? [p.body_edge] : []), ...(p.examples[0]?.edges ?? [])];
   const evidence = rv.cite({ kind: "path", summary: what, path });
-  if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO });
+  if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: lr >= NEIGHBOUR_POSITIVE_RATIO || vsRandom !== null });
   else rv.card.add("rule", -c, `${what}: deleting it goes against the graph's regularities`, { evidence });
 }
+
+/**
+ * A rule with a constant speaks for an insert against random nodes when true facts are at least
+ * this many times likelier (lower 90% bound) to have a rule about as confident. Derived from the
+ * made-up target, not fitted: over the bands credited, random nodes can then make up at most
+ * 1/20 of the true facts' share, so at most 5% of random objects are lifted by this reading.
+ */
+const RANDOM_EVIDENCE_RATIO = 20;
+
+/**
+ * ...and only a rule that holds for at least one in ten of the nodes sharing the judged node's
+ * edge: a rule right 1% of the time (MetaQA: `starred_actors(x, an actor) ⇐ has_genre(x, Drama)`)
+ * tells an actor from a random node, i.e. the object's kind, not the fact.
+ */
+const RANDOM_EVIDENCE_MIN_CONFIDENCE = 0.1;
+
+/** On a relation with one object per subject (or subject per object), the other objects compete: more likely than not. */
+const ONE_END_MIN_CONFIDENCE = 0.5;
 
 /** "confidence 0.07–0.77", or one value. */
 function bandText([from, to]: readonly [number, number]): string {
