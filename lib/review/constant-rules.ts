@@ -23,7 +23,10 @@
  * query's, so a weak rule borrowed the worth of the strong ones (MetaQA kb.txt: Lockout never
  * starred Charlie Sheen; `starred_actors(x, Charlie Sheen) ⇐ has_genre(x, Action)`, 6 of 885,
  * confidence 0.007, read ×21 because a third of held-out true facts have a rule at least that
- * confident against 1% of other objects; rules that weak hold for 2.5% of both: ×1.3). It
+ * confident against 1% of other objects; rules that weak hold for 2.5% of both: ×1.3).
+ * It is also measured against the same subject with a uniformly random node (`bandsRandom`),
+ * the made-up edge of issue #10: the review reads that ratio for inserts where the rule holds
+ * often enough to predict the fact but not to single the object out (review-actions.ts). It
  * predicts, it never states, so it can make a proposal MEDIUM, never HIGH on its own.
  *
  * Pure: reads the mined RulesIndex; no I/O.
