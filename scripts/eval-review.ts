@@ -15,7 +15,9 @@
  *   npm run eval:review -- --limits k=v,…  other mining limits (MineLimits), e.g. sameSourceSamples=0 to compare a signal off
  *   npm run eval:review -- --kbc DIR[,DIR…]  also your own link-prediction split (train.txt, test.txt, optional
  *                                 valid.txt; one tab-separated triple a line) as a check set: the graph is train.txt,
- *                                 200 test edges vs the same subject and relation with a random entity
+ *                                 200 test edges vs the same subject and relation with a random entity; with a
+ *                                 test_negatives.txt (claims people judged false, as CoDEx ships) also DIR-negatives:
+ *                                 the same true edges vs those claims
  *   npm run eval:review -- --fb15k-valid FILE  FB15k-237's valid split (plain or .gz) from elsewhere: made-up
  *                                 objects that are facts of it are drawn again (../shared/data lacks it)
  *   npm run eval:review -- --only a,b  only these sets (names as printed; a --kbc set is named after its folder)
@@ -383,6 +385,37 @@ function kbc(dir: string, n = 200): EvalSet {
   return { name, graph, documents: new Map(), cases, note: `check set from --kbc ${name}: made-up objects are random entities (filtered against train, valid and test)` };
 }
 
+/**
+ * The same split's verified false triples (`test_negatives.txt`, as CoDEx ships: plausible
+ * claims people judged false) as the made-up edges, against the same 200 true test edges: a
+ * check of right-kind errors with no guessing about which "other" objects are false. Negatives
+ * that are facts of train, valid or test are left out.
+ */
+function kbcNegatives(dir: string, n = 200): EvalSet | null {
+  const file = `${dir}/test_negatives.txt`;
+  if (!fs.existsSync(file)) return null;
+  const base = kbc(dir, n);
+  const graph = base.graph;
+  const known = new Set<string>();
+  const key = (s: string, r: string, o: string) => `${s}\t${r}\t${o}`;
+  for (const name of ["test", "valid"]) {
+    const f = `${dir}/${name}.txt`;
+    if (fs.existsSync(f)) for (const t of parseTripleLines(fs.readFileSync(f, "utf8"), `${name}.txt`)) known.add(key(t.subject, t.relation, t.object));
+  }
+  const negatives = parseTripleLines(fs.readFileSync(file, "utf8"), "test_negatives.txt").filter(
+    (t) => graph.nodes.has(t.subject) && graph.nodes.has(t.object) && t.subject !== t.object && !hasEdge(graph, t.subject, t.relation, t.object) && !known.has(key(t.subject, t.relation, t.object)),
+  );
+  const trueCases = base.cases.filter((c) => c.truth);
+  const made = sample(negatives, trueCases.length, rng(809));
+  const cases: EvalCase[] = [];
+  trueCases.forEach((c, i) => {
+    const t = made[i];
+    if (!t) return;
+    cases.push(c, { action: ins(t.subject, t.relation, t.object), truth: false });
+  });
+  return { name: `${base.name}-negatives`, graph, documents: new Map(), cases, note: `check set from --kbc ${base.name}: made-up edges are its test_negatives.txt, claims people judged false` };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Scoring
 
@@ -611,6 +644,10 @@ function main(): void {
     const name = dir.replace(/\/+$/, "").split("/").pop() ?? dir;
     kbcNames.add(name);
     builders.push([name, () => kbc(dir)]);
+    if (fs.existsSync(`${dir}/test_negatives.txt`)) {
+      kbcNames.add(`${name}-negatives`);
+      builders.push([`${name}-negatives`, () => kbcNegatives(dir) as EvalSet]);
+    }
   }
   const checks = new Map<string, Scored[]>();
   const results = new Map<string, Scored[]>();
