@@ -958,7 +958,7 @@ const RANDOM_EVIDENCE_RATIO = 20;
  * edge. Weaker rules tell the object's kind, not the fact: on CoDEx's claims people judged false
  * (`eval:review -- --kbc` with its test_negatives.txt), lowering this floor from 0.3 to 0.2 or
  * 0.1 lifts about as many false claims to MEDIUM as true facts (codex-m: 14 true for 12 false;
- * above 0.3 each step lifts three to five true facts per false one); on MetaQA the edges lifted
+ * each step down to 0.3 lifts two to seven true facts per false one); on MetaQA the edges lifted
  * with no floor had rules of confidence 0.00–0.02 (`starred_actors(x, an actor) ⇐ has_genre(x,
  * Drama)`), as often made-up as true.
  */
