@@ -36,7 +36,7 @@ export function RulesMiningNotice({ proposal }: { proposal: ProposalDetails }) {
     <div className="alert alert--warning" role="status" aria-live="polite" data-testid="rules-mining" data-state={mining.state}>
       <span className="alert__message">
         {which}.{" "}
-        {mining.state === "mining" ? `Mining: ${Math.round(mining.progress * 100)}%. ` : "Mined: reviewing them again now. "}
+        {mining.state === "mining" ? `Mining: ${Math.round(mining.progress * 100)}%. ` : mining.error ? `Mined, but ${mining.error}. ` : "Mined: reviewing them again now. "}
         Their labels update on this page by themselves; approvals given on a label that changes are dismissed.
       </span>
     </div>

@@ -103,7 +103,7 @@ export const ProposalDetails = z.object({
     .object({
       state: z.enum(["mining", "reviewing", "failed"]).describe("mining: the graph rules are being mined; reviewing: mined, the reviews are being made again; failed: mining failed, the reviews stay"),
       progress: z.number().min(0).max(1),
-      error: z.string().optional(),
+      error: z.string().optional().describe("failed: why mining failed; reviewing: why the last attempt to review them again failed, and when the next is (2 s, doubling up to 5 minutes)"),
     })
     .nullable()
     .describe("set while a pending action was reviewed before its version's graph rules were mined; it is reviewed again once they are (poll until null)"),

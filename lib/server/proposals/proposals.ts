@@ -43,7 +43,7 @@ import { getPolicyInEffect } from "../policies";
 import type { SqlExecutor } from "../db/sql";
 import { findDocuments, findDocumentsNaming, findSqlRunGraph, getGraphRecord, loadGraph, runOnVersion } from "../graphs";
 import { reviewOverSql } from "./sql-review";
-import { reviewedWithoutRules, scheduleReReview } from "./re-review-after-mining";
+import { reReviewFailure, reviewedWithoutRules, scheduleReReview } from "./re-review-after-mining";
 import { plural } from "../../text/plural";
 
 export type ProposalStatus = "pending" | "applied" | "partially_applied" | "rejected";
@@ -122,6 +122,7 @@ export interface RulesMining {
   state: "mining" | "reviewing" | "failed";
   /** 0–1. */
   progress: number;
+  /** failed: why mining failed; reviewing: why the last attempt to make the reviews again failed, and when the next is. */
   error?: string;
 }
 
@@ -130,7 +131,12 @@ function rulesMiningOf(graphId: string, version: number): RulesMining {
   // Nothing asked for this version in this process (a restart): the read's job is starting it.
   if (!status) return { state: "mining", progress: 0 };
   if (status.state === "failed") return { state: "failed", progress: 0, ...(status.error ? { error: status.error } : {}) };
-  return status.state === "ready" ? { state: "reviewing", progress: 1 } : { state: "mining", progress: status.progress };
+  if (status.state !== "ready") return { state: "mining", progress: status.progress };
+  // Mined, but making the reviews again failed: say why and when it is tried again.
+  const failed = reReviewFailure({ graphId, version });
+  if (!failed) return { state: "reviewing", progress: 1 };
+  const wait = Math.max(0, Math.ceil((failed.retryAt - Date.now()) / 1000));
+  return { state: "reviewing", progress: 1, error: `reviewing them again failed ${failed.failures === 1 ? "once" : `${failed.failures} times in a row`} (${failed.error}); ${wait > 0 ? `trying again in ${wait} s` : "trying again now"}` };
 }
 
 /** Review actions against a version of a graph, with the corpus text behind their endpoints. */

@@ -17,7 +17,7 @@ import { useTestDatabase } from "../db/test-database";
 import { getGraphSummary, importGraphFromPath } from "../graphs";
 import { clearGraphRulesCache, whenGraphRulesReady } from "./graph-rules-cache";
 import { createProposal, getProposal, reviewForGraph } from "./proposals";
-import { reReviewWithoutRules, runningReReview, scheduleReReview } from "./re-review-after-mining";
+import { reReviewFailure, reReviewWithoutRules, runningReReview, scheduleReReview } from "./re-review-after-mining";
 import { loadGraph } from "../graphs";
 
 let db: TestDatabase;
@@ -171,5 +171,38 @@ describe("reviews made before the graph rules were mined are made again once the
       { timeout: 30_000, interval: 100 },
     );
     await runningReReview({ graphId, version });
+  });
+
+  it("a failing job is not restarted by every read: it waits 2 s, then 4 s, …, and the proposal says why", async () => {
+    const id = await proposeBeforeMining([MADE_UP]);
+    await whenGraphRulesReady({ graphId, version, graph: (await loadGraph("countries", version)).graph });
+    // The job's clock runs ahead of the reads' (real) clock, so no read here reaches a retry by itself.
+    const t0 = Date.now() + 60_000;
+    let calls = 0;
+    const failing = async (): Promise<never> => {
+      calls++;
+      throw new Error("database is locked");
+    };
+    expect(await scheduleReReview({ graphId, version, review: failing, now: () => t0 })).toBeNull();
+    expect(calls).toBe(1);
+    expect(reReviewFailure({ graphId, version })).toMatchObject({ failures: 1, retryAt: t0 + 2_000, error: "database is locked" });
+    // Within the wait nothing starts: neither a call nor a read of the proposal.
+    expect(await scheduleReReview({ graphId, version, review: failing, now: () => t0 + 1_999 })).toBeNull();
+    const read = await getProposal(id);
+    expect(runningReReview({ graphId, version })).toBeNull();
+    expect(calls).toBe(1);
+    expect(read.rulesMining?.state).toBe("reviewing");
+    expect(read.rulesMining?.error).toMatch(/^reviewing them again failed once \(database is locked\); trying again in \d+ s$/);
+    // After it, one more try; it fails again and the wait doubles.
+    await scheduleReReview({ graphId, version, review: failing, now: () => t0 + 2_000 });
+    expect(calls).toBe(2);
+    expect(reReviewFailure({ graphId, version })).toMatchObject({ failures: 2, retryAt: t0 + 6_000 });
+    expect((await getProposal(id)).rulesMining?.error).toMatch(/^reviewing them again failed 2 times in a row \(database is locked\); trying again in \d+ s$/);
+    await scheduleReReview({ graphId, version, review: failing, now: () => t0 + 5_999 });
+    expect(calls).toBe(2);
+    // Once the cause is gone the next try succeeds and clears the failure.
+    expect(await scheduleReReview({ graphId, version, review: reviewForGraph, now: () => t0 + 6_000 })).toMatchObject({ reviewed: 1 });
+    expect(reReviewFailure({ graphId, version })).toBeNull();
+    expect((await getProposal(id)).rulesMining).toBeNull();
   });
 });

@@ -132,22 +132,46 @@ interface Job {
   again: boolean;
 }
 
-const globalJobs = globalThis as unknown as { refineryReReviews?: Map<string, Job> };
+/** The last failed job of a version: how many in a row, when, and why. */
+export interface ReReviewFailure {
+  failures: number;
+  /** Epoch ms of the last failure and of the earliest next try. */
+  at: number;
+  retryAt: number;
+  error: string;
+}
+
+const globalJobs = globalThis as unknown as { refineryReReviews?: Map<string, Job>; refineryReReviewFailures?: Map<string, ReReviewFailure> };
 const jobs = (globalJobs.refineryReReviews ??= new Map<string, Job>());
+const failures = (globalJobs.refineryReReviewFailures ??= new Map<string, ReReviewFailure>());
+
+/** After a failed job, the next waits 2 s, then 4, 8, … up to 5 minutes: a page polling every 2 s does not restart it on every read. */
+const RETRY_FIRST_MS = 2_000;
+const RETRY_MAX_MS = 5 * 60_000;
+
+/** Why the last job of this version failed and when the next may start, or null (none failed, or one succeeded since). */
+export function reReviewFailure(options: { graphId: string; version: number }): ReReviewFailure | null {
+  return failures.get(`${options.graphId}:${options.version}`) ?? null;
+}
 
 /**
  * Start `reReviewWithoutRules` for this version, or, when one is running, ask it for one more
  * pass once it ends (a proposal stored after its read is then found). Resolves when the job ends,
  * with the sum of its passes (tests, scripts). Errors are logged, never thrown at the caller: a
- * read that started it must not fail because of it.
+ * read that started it must not fail because of it. After a failure the version waits (2 s,
+ * doubling up to 5 minutes) before a read may start it again; `reReviewFailure` says why.
  */
-export function scheduleReReview(options: { graphId: string; version: number; review: ReviewAgain }): Promise<ReReviewResult | null> {
+export function scheduleReReview(options: { graphId: string; version: number; review: ReviewAgain; now?: () => number }): Promise<ReReviewResult | null> {
   const key = `${options.graphId}:${options.version}`;
+  const now = options.now ?? Date.now;
   const running = jobs.get(key);
   if (running) {
     running.again = true;
     return running.done;
   }
+  // The last job failed: not before its back-off ends (a read during it starts nothing).
+  const failed = failures.get(key);
+  if (failed && now() < failed.retryAt) return Promise.resolve(null);
   const job: Job = { done: Promise.resolve(null), again: false };
   job.done = (async () => {
     const total: ReReviewResult = { reviewed: 0, relabelled: 0, dismissedApprovals: 0, skipped: 0 };
@@ -160,9 +184,14 @@ export function scheduleReReview(options: { graphId: string; version: number; re
         total.dismissedApprovals += pass.dismissedApprovals;
         total.skipped += pass.skipped;
       } while (job.again);
+      failures.delete(key);
       return total;
     } catch (error) {
-      console.error(`reviewing again the actions of ${key} reviewed without graph rules failed`, error);
+      const count = (failures.get(key)?.failures ?? 0) + 1;
+      const at = now();
+      const wait = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (count - 1));
+      failures.set(key, { failures: count, at, retryAt: at + wait, error: error instanceof Error ? error.message : String(error) });
+      console.error(`reviewing again the actions of ${key} reviewed without graph rules failed (${count} in a row; next try in ${Math.round(wait / 1000)} s)`, error);
       return null;
     } finally {
       jobs.delete(key);
