@@ -920,12 +920,12 @@ function constantSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string
   const fn = rules.functional.get(normalizeRelation(relation));
   const oneEnd = p.constant === "object" ? fn?.isFunctional === true : fn?.isInverseFunctional === true;
   const apart = sign === 1 && p.random !== null && p.random.lower >= RANDOM_EVIDENCE_RATIO;
-  const weakFor = !apart ? null : p.confidence < RANDOM_EVIDENCE_MIN_CONFIDENCE ? RANDOM_EVIDENCE_MIN_CONFIDENCE : oneEnd && p.confidence < ONE_END_MIN_CONFIDENCE ? ONE_END_MIN_CONFIDENCE : null;
-  const vsRandom = apart && weakFor === null ? p.random : null;
-  if (weakFor !== null)
+  const heldBack = !apart ? null : p.confidence < RANDOM_EVIDENCE_MIN_CONFIDENCE ? "weak" : oneEnd && p.confidence < ONE_END_MIN_CONFIDENCE ? "one end" : null;
+  const vsRandom = apart && heldBack === null ? p.random : null;
+  if (heldBack !== null)
     rv.reasons.push(
       `rule ${p.rule} holds for ${p.support} of the ${p.body} other nodes with that edge (confidence ${p.confidence.toFixed(2)}), not read against random nodes: ` +
-        (weakFor === ONE_END_MIN_CONFIDENCE
+        (heldBack === "one end"
           ? `${p.relation} has one ${p.constant === "object" ? "object per subject" : "subject per object"}, so only a rule that says this one more likely than not predicts it over the others`
           : `a rule right less than three times in ten tells what kind of node the relation links, not the fact`),
     );
