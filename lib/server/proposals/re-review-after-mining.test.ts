@@ -178,6 +178,8 @@ describe("reviews made before the graph rules were mined are made again once the
     await whenGraphRulesReady({ graphId, version, graph: (await loadGraph("countries", version)).graph });
     // The job's clock runs ahead of the reads' (real) clock, so no read here reaches a retry by itself.
     const t0 = Date.now() + 60_000;
+    // The job logs each failure; said here, not printed into the test output.
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     let calls = 0;
     const failing = async (): Promise<never> => {
       calls++;
@@ -204,5 +206,10 @@ describe("reviews made before the graph rules were mined are made again once the
     expect(await scheduleReReview({ graphId, version, review: reviewForGraph, now: () => t0 + 6_000 })).toMatchObject({ reviewed: 1 });
     expect(reReviewFailure({ graphId, version })).toBeNull();
     expect((await getProposal(id)).rulesMining).toBeNull();
+    expect(logged.mock.calls.map((c) => String(c[0]))).toEqual([
+      expect.stringMatching(/failed \(1 in a row; next try in 2 s\)$/),
+      expect.stringMatching(/failed \(2 in a row; next try in 4 s\)$/),
+    ]);
+    logged.mockRestore();
   });
 });
