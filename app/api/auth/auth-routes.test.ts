@@ -2,7 +2,7 @@
  * Accounts, sessions, CSRF, rate limiting and tokens, through the real route handlers with
  * real Requests (cookies and headers exactly as a browser or a script sends them).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getDb } from "@/lib/server/db/db";
 import { importGraphFromPath } from "@/lib/server/graphs/import-graph";
 import { getRun } from "@/lib/server/runs/runs";
@@ -262,7 +262,8 @@ describe("API tokens", () => {
     expect(listed).toContain(token.prefix);
     expect(listed).not.toContain(secret);
     expect((await listGraphs(req("/api/graphs", { headers: { authorization: `Bearer ${secret}` } }))).status).toBe(200);
-    expect((await getDb().apiToken.findUniqueOrThrow({ where: { id: token.id } })).lastUsedAt).not.toBeNull();
+    // Written after the request (touch-later.ts), not before its answer.
+    await vi.waitFor(async () => expect((await getDb().apiToken.findUniqueOrThrow({ where: { id: token.id } })).lastUsedAt).not.toBeNull());
     // A viewer may not mint a propose token; tokens cannot mint tokens.
     expect((await createToken(req("/api/tokens", json(await signInHeaders("vic"), { name: "x", scope: "propose" })))).status).toBe(403);
     expect((await createToken(req("/api/tokens", json({ authorization: `Bearer ${secret}` }, { name: "x", scope: "read" })))).status).toBe(403);

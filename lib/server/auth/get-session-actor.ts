@@ -6,6 +6,7 @@ import type { Actor } from "../../auth/permissions";
 import { getDb } from "../db/db";
 import { roleSchema } from "./account-fields";
 import { sha256Hex } from "./secrets";
+import { touchLater } from "./touch-later";
 
 export type SessionActor = Extract<Actor, { kind: "user" }> & { csrfToken: string; expiresAt: Date };
 
@@ -27,9 +28,8 @@ export async function getSessionActor(options: { secret: string; now?: Date }): 
     return null;
   }
   if (session.user.disabledAt) return null;
-  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_AFTER_MS) {
-    await db.session.updateMany({ where: { id }, data: { lastSeenAt: now } });
-  }
+  // Not awaited (touch-later.ts): an import holding SQLite's write lock must not hold the request.
+  if (now.getTime() - session.lastSeenAt.getTime() > TOUCH_AFTER_MS) touchLater(`session ${id}`, () => db.session.updateMany({ where: { id }, data: { lastSeenAt: now } }));
   return {
     kind: "user",
     userId: session.user.id,

@@ -4,6 +4,7 @@ import { getDb } from "../db/db";
 import { roleSchema } from "./account-fields";
 import { TOKEN_PREFIX, tokenScopeSchema } from "./api-token-fields";
 import { sha256Hex } from "./secrets";
+import { touchLater } from "./touch-later";
 
 const TOUCH_AFTER_MS = 60_000;
 
@@ -17,9 +18,9 @@ export async function getTokenActor(options: { secret: string; now?: Date }): Pr
   });
   if (!token || token.revokedAt || token.user.disabledAt) return null;
   if (token.expiresAt && token.expiresAt.getTime() <= now.getTime()) return null;
-  if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > TOUCH_AFTER_MS) {
-    await db.apiToken.updateMany({ where: { id: token.id }, data: { lastUsedAt: now } });
-  }
+  // Not awaited (touch-later.ts): an import holding SQLite's write lock must not hold the request.
+  if (!token.lastUsedAt || now.getTime() - token.lastUsedAt.getTime() > TOUCH_AFTER_MS)
+    touchLater(`token ${token.id}`, () => db.apiToken.updateMany({ where: { id: token.id }, data: { lastUsedAt: now } }));
   return {
     kind: "token",
     userId: token.user.id,
