@@ -143,7 +143,6 @@ function fb15k(n = 200, validFile?: string): EvalSet {
   const validText = validFile ? readValid(validFile) : sharedValid ? gunzip("valid.tsv.gz") : null;
   const hasValid = validText !== null;
   const known = new Set<string>();
-  const tripleKey = (s: string, r: string, o: string) => `${s}\t${r}\t${o}`;
   for (const t of [...test, ...(validText !== null ? parseTripleLines(validText, validFile ?? "valid.tsv.gz") : [])]) known.add(tripleKey(t.subject, t.relation, t.object));
   const ids = [...graph.nodes.keys()];
   const cases: EvalCase[] = [];
@@ -274,12 +273,11 @@ function metaqa(n = 200): EvalSet {
   const random = rng(606);
   const text = readData("metaqa", "kb.txt");
   const rows = parseTripleLines(text, "kb.txt");
-  const key = (s: string, r: string, o: string) => `${s}\t${r}\t${o}`;
-  const facts = new Set(rows.map((t) => key(t.subject, t.relation, t.object)));
+  const facts = new Set(rows.map((t) => tripleKey(t.subject, t.relation, t.object)));
   const degree = new Map<string, number>();
   for (const t of rows) for (const x of [t.subject, t.object]) degree.set(x, (degree.get(x) ?? 0) + 1);
   // Distinct facts whose ends keep another edge once the fact is removed.
-  const distinct = [...new Map(rows.map((t) => [key(t.subject, t.relation, t.object), t])).values()].filter(
+  const distinct = [...new Map(rows.map((t) => [tripleKey(t.subject, t.relation, t.object), t])).values()].filter(
     (t) => t.subject !== t.object && (degree.get(t.subject) ?? 0) > 1 && (degree.get(t.object) ?? 0) > 1,
   );
   const removed: typeof distinct = [];
@@ -292,8 +290,8 @@ function metaqa(n = 200): EvalSet {
     lost.set(t.subject, (lost.get(t.subject) ?? 0) + 1);
     lost.set(t.object, (lost.get(t.object) ?? 0) + 1);
   }
-  const removedKeys = new Set(removed.map((t) => key(t.subject, t.relation, t.object)));
-  const kept = rows.filter((t) => !removedKeys.has(key(t.subject, t.relation, t.object)));
+  const removedKeys = new Set(removed.map((t) => tripleKey(t.subject, t.relation, t.object)));
+  const kept = rows.filter((t) => !removedKeys.has(tripleKey(t.subject, t.relation, t.object)));
   const graph = parseTriples(kept.map((t) => `${t.subject}|${t.relation}|${t.object}`).join("\n"), { source: "kb.txt" });
   const objectsOf = new Map<string, string[]>();
   for (const t of kept) {
@@ -305,8 +303,8 @@ function metaqa(n = 200): EvalSet {
   for (const t of removed) {
     const objects = objectsOf.get(t.relation) ?? [];
     let o = pick(objects, random);
-    for (let tries = 0; tries < 50 && (o === t.subject || o === t.object || facts.has(key(t.subject, t.relation, o))); tries++) o = pick(objects, random);
-    if (o === t.subject || o === t.object || facts.has(key(t.subject, t.relation, o))) continue;
+    for (let tries = 0; tries < 50 && (o === t.subject || o === t.object || facts.has(tripleKey(t.subject, t.relation, o))); tries++) o = pick(objects, random);
+    if (o === t.subject || o === t.object || facts.has(tripleKey(t.subject, t.relation, o))) continue;
     cases.push({ action: ins(t.subject, t.relation, t.object), truth: true });
     cases.push({ action: ins(t.subject, t.relation, o), truth: false });
   }
@@ -348,6 +346,21 @@ function rsl(n = 100): EvalSet {
   return { name: "rsl-siege-manager", graph, documents: new Map(), cases, note: "check set: made-up objects are random nodes of the true object's file_type" };
 }
 
+/** A triple as one string, for "is it a known fact" sets. */
+function tripleKey(s: string, r: string, o: string): string {
+  return `${s}\t${r}\t${o}`;
+}
+
+/** A `--kbc` split's text: NAME.txt, NAME.tsv or NAME.tsv.gz in DIR, or null. */
+function readKbcSplit(dir: string, name: string): string | null {
+  for (const file of [`${name}.txt`, `${name}.tsv`, `${name}.tsv.gz`].map((f) => `${dir}/${f}`)) {
+    if (!fs.existsSync(file)) continue;
+    const raw = fs.readFileSync(file);
+    return (file.endsWith(".gz") ? zlib.gunzipSync(raw) : raw).toString("utf8");
+  }
+  return null;
+}
+
 /**
  * Check set from any link-prediction split outside ../shared/data (`--kbc DIR`): the graph is
  * train.txt; 200 test.txt edges whose ends are in it vs the same subject and relation with a
@@ -356,19 +369,12 @@ function rsl(n = 100): EvalSet {
  */
 function kbc(dir: string, n = 200): EvalSet {
   const random = rng(808);
-  const read = (name: string) => {
-    const file = `${dir}/${name}`;
-    if (!fs.existsSync(file)) return null;
-    const raw = fs.readFileSync(file);
-    return (name.endsWith(".gz") ? zlib.gunzipSync(raw) : raw).toString("utf8");
-  };
-  const split = (name: string) => read(`${name}.txt`) ?? read(`${name}.tsv`) ?? read(`${name}.tsv.gz`);
+  const split = (name: string) => readKbcSplit(dir, name);
   const trainText = split("train");
   const testText = split("test");
   if (trainText === null || testText === null) throw new Error(`--kbc ${dir}: needs train.txt and test.txt (or .tsv / .tsv.gz)`);
   const graph = parseTriples(trainText, { source: "train.txt" });
   const test = parseTripleLines(testText, "test.txt").filter((t) => graph.nodes.has(t.subject) && graph.nodes.has(t.object) && t.subject !== t.object);
-  const tripleKey = (s: string, r: string, o: string) => `${s}\t${r}\t${o}`;
   const known = new Set<string>();
   for (const t of [...test, ...parseTripleLines(split("valid") ?? "", "valid.txt")]) known.add(tripleKey(t.subject, t.relation, t.object));
   const ids = [...graph.nodes.keys()];
@@ -391,19 +397,13 @@ function kbc(dir: string, n = 200): EvalSet {
  * check of right-kind errors with no guessing about which "other" objects are false. Negatives
  * that are facts of train, valid or test are left out.
  */
-function kbcNegatives(dir: string, n = 200): EvalSet | null {
-  const file = `${dir}/test_negatives.txt`;
-  if (!fs.existsSync(file)) return null;
+function kbcNegatives(dir: string, n = 200): EvalSet {
   const base = kbc(dir, n);
   const graph = base.graph;
   const known = new Set<string>();
-  const key = (s: string, r: string, o: string) => `${s}\t${r}\t${o}`;
-  for (const name of ["test", "valid"]) {
-    const f = `${dir}/${name}.txt`;
-    if (fs.existsSync(f)) for (const t of parseTripleLines(fs.readFileSync(f, "utf8"), `${name}.txt`)) known.add(key(t.subject, t.relation, t.object));
-  }
-  const negatives = parseTripleLines(fs.readFileSync(file, "utf8"), "test_negatives.txt").filter(
-    (t) => graph.nodes.has(t.subject) && graph.nodes.has(t.object) && t.subject !== t.object && !hasEdge(graph, t.subject, t.relation, t.object) && !known.has(key(t.subject, t.relation, t.object)),
+  for (const name of ["test", "valid"]) for (const t of parseTripleLines(readKbcSplit(dir, name) ?? "", `${name}.txt`)) known.add(tripleKey(t.subject, t.relation, t.object));
+  const negatives = parseTripleLines(fs.readFileSync(`${dir}/test_negatives.txt`, "utf8"), "test_negatives.txt").filter(
+    (t) => graph.nodes.has(t.subject) && graph.nodes.has(t.object) && t.subject !== t.object && !hasEdge(graph, t.subject, t.relation, t.object) && !known.has(tripleKey(t.subject, t.relation, t.object)),
   );
   const trueCases = base.cases.filter((c) => c.truth);
   const made = sample(negatives, trueCases.length, rng(809));
@@ -646,7 +646,7 @@ function main(): void {
     builders.push([name, () => kbc(dir)]);
     if (fs.existsSync(`${dir}/test_negatives.txt`)) {
       kbcNames.add(`${name}-negatives`);
-      builders.push([`${name}-negatives`, () => kbcNegatives(dir) as EvalSet]);
+      builders.push([`${name}-negatives`, () => kbcNegatives(dir)]);
     }
   }
   const checks = new Map<string, Scored[]>();

@@ -908,7 +908,8 @@ const NEIGHBOUR_MAX_CONTRIBUTION = 2.5;
 function constantSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string, sign: 1 | -1): void {
   const rules = rv.ctx.rules;
   if (!rules || s.id === o.id) return;
-  const p = predictByConstants({ rules, graph: rv.ctx.graph, subject: s.id, relation, object: o.id, relationKey: normalizeRelation(relation) });
+  const relationKey = normalizeRelation(relation);
+  const p = predictByConstants({ rules, graph: rv.ctx.graph, subject: s.id, relation, object: o.id, relationKey });
   const lr = p.likelihoodRatio;
   if (!(p.confidence > 0)) return;
   // Against random nodes (inserts only): a rule this confident that true facts have and random
@@ -917,7 +918,7 @@ function constantSignal(rv: Review, s: GraphNode, o: GraphNode, relation: string
   // Where the judged node has one such end only (a functional relation: one release year per
   // film), the relation's other objects compete with this one, so the rule must say this one
   // more likely than not.
-  const fn = rules.functional.get(normalizeRelation(relation));
+  const fn = rules.functional.get(relationKey);
   const oneEnd = p.constant === "object" ? fn?.isFunctional === true : fn?.isInverseFunctional === true;
   const apart = sign === 1 && p.random !== null && p.random.lower >= RANDOM_EVIDENCE_RATIO;
   const heldBack = !apart ? null : p.confidence < RANDOM_EVIDENCE_MIN_CONFIDENCE ? "weak" : oneEnd && p.confidence < ONE_END_MIN_CONFIDENCE ? "one end" : null;

@@ -135,8 +135,7 @@ interface Job {
 /** The last failed job of a version: how many in a row, when, and why. */
 export interface ReReviewFailure {
   failures: number;
-  /** Epoch ms of the last failure and of the earliest next try. */
-  at: number;
+  /** Epoch ms of the earliest next try. */
   retryAt: number;
   error: string;
 }
@@ -188,9 +187,8 @@ export function scheduleReReview(options: { graphId: string; version: number; re
       return total;
     } catch (error) {
       const count = (failures.get(key)?.failures ?? 0) + 1;
-      const at = now();
       const wait = Math.min(RETRY_MAX_MS, RETRY_FIRST_MS * 2 ** (count - 1));
-      failures.set(key, { failures: count, at, retryAt: at + wait, error: error instanceof Error ? error.message : String(error) });
+      failures.set(key, { failures: count, retryAt: now() + wait, error: error instanceof Error ? error.message : String(error) });
       console.error(`reviewing again the actions of ${key} reviewed without graph rules failed (${count} in a row; next try in ${Math.round(wait / 1000)} s)`, error);
       return null;
     } finally {
