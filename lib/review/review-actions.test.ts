@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import zlib from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { KnowledgeGraph, Triple } from "../graph/model";
+import type { GraphEdge, KnowledgeGraph, Triple } from "../graph/model";
 import type { CorpusDocument } from "../import/corpus";
 import { parseGraphifyJson } from "../import/parse-graphify";
 import { formatActions, parseRefinement } from "../loop/parse-output";
@@ -783,6 +783,36 @@ describe("review on FB15k-237 (a 100k-triple sample of the training graph, its r
       /rule \/people\/person\/nationality\(x, United States of America\) ⇐ .* \(confidence 0\.[34]\d\), not read against random nodes: \/people\/person\/nationality has one object per subject, so only a rule that says this one more likely than not predicts it over the others/,
     );
     for (const r of [colors, nationality]) expect(r?.signals?.some((s) => s.summary.includes("against random nodes"))).toBe(false);
+  });
+
+  it("a loop where the relation's edges are loops is its usual form on the right kind of node (MEDIUM); on another kind, or on another relation, it stays a SELF_LOOP", () => {
+    // test.tsv.gz: Swarthmore College is its own campus; every campuses edge of the graph is a loop.
+    const campuses = "/education/educational_institution/campuses";
+    const stored = [...graph.edges.values()].find((e) => e.relation === campuses && e.source === e.target) as GraphEdge;
+    const [swarthmore, colorado, benatar, existing] = record(
+      reviewActions({
+        graph,
+        actions: [ins("/m/012fvq", campuses, "/m/012fvq"), ins("/m/01n4w", campuses, "/m/01n4w"), ins("/m/01r9fv", "/people/person/nationality", "/m/01r9fv"), ins(stored.source, campuses, stored.target)],
+        documents: new Map(),
+        rules,
+      }),
+    );
+    expect(swarthmore?.confidence).toBe("MEDIUM");
+    expect(swarthmore?.warnings).toEqual([]);
+    const loop = swarthmore?.signals?.find((s) => s.kind === "rule" && s.positive);
+    expect(loop?.strong).toBeUndefined();
+    expect(loop?.summary).toMatch(/^(\d+) of the graph's \1 "\/education\/educational_institution\/campuses" edges link a node to itself \(at least 9\d% at 90% confidence\), so a loop on Swarthmore College is the relation's usual form; a random node would be Swarthmore College itself once in [\d,]+: ×\d+$/);
+    expect(swarthmore?.signals?.find((s) => s.kind === "signature")?.summary).toMatch(/^fits the kind of node ".*campuses" loops on \(Swarthmore College is (not )?(subject|object) of a .* edge, like \d+% of the nodes it loops on \(\d+% of all nodes\)/);
+    // Colorado is a place, not a school: the relation's loops do not make its loop usual.
+    expect(colorado?.confidence).toBe("LOW");
+    expect(colorado?.warnings.map((w) => w.code)).toEqual(["SELF_LOOP"]);
+    expect(colorado?.reasons.join("\n")).toMatch(/\d+ of the graph's \d+ ".*campuses" edges are loops, but on another kind of node: Colorado is not /);
+    // Nationality is never a loop.
+    expect(benatar?.confidence).toBe("LOW");
+    expect(benatar?.warnings.map((w) => w.code)).toEqual(["SELF_LOOP"]);
+    // A loop the graph already holds changes nothing, as any existing edge.
+    expect(existing?.warnings.map((w) => w.code)).toEqual(["EDGE_EXISTS"]);
+    expect(existing?.confidence).not.toBe("HIGH");
   });
 
   it("the same subject and relation with objects of the wrong kind stay LOW", () => {

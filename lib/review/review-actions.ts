@@ -30,7 +30,7 @@ import { functionalConflict, predictByNeighbours, predictBySameSource, predictEd
 import { predictByConstants } from "./constant-rules";
 import { predictByDisjointRelations } from "./disjoint-relations";
 import { predictByEmbedding } from "./embed-graph";
-import { POSITIVE_RATIO, RATIO_CONFIDENCE, ratioText } from "./measured-ratio";
+import { POSITIVE_RATIO, RATIO_CONFIDENCE, ratioText, wilsonBound } from "./measured-ratio";
 import { RULES_NOT_READY } from "./rules-not-ready";
 import { ScoreCard, decideLabel } from "./score-action";
 import type { CoMention, MatchTerms, TextStatement } from "./text-evidence";
@@ -773,8 +773,13 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     rv.reasons.push(RULES_NOT_READY);
     return { fired: false };
   }
-  if (rules === undefined || s.id === o.id) return { fired: false };
+  if (rules === undefined) return { fired: false };
   const query = { rules, graph, subject: s.id, relation, object: o.id };
+  // A loop no rule path reaches (the edge would be its own body); its kinds still count.
+  if (s.id === o.id) {
+    kindSignals(rv, query, s, o, sign);
+    return { fired: false };
+  }
   const full = predictEdge({ ...query, maxPaths: 2 });
   // Length ≤ 2 rules are weighed as before; length-3 rules (mine-graph-rules.ts) only speak
   // when no shorter rule fires, against their own measured rates.
@@ -859,12 +864,20 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
   if (sign === 1 && !shortSpoke()) embeddingSignal(rv, s, o, relation);
   if (sign === 1) sameSourceSignal(rv, s, o, relation);
   if (sign === 1) disjointSignal(rv, s, o, relation);
-  // Kinds and one-object-per-subject are measured over a relation's uses: in an open-relation
-  // graph (a few uses per relation) they measure sparsity, not the relation. There only the
-  // written form of the names (a date, a number, a proper name, a common noun) is compared.
+  kindSignals(rv, query, s, o, sign);
+  return { fired: top !== undefined || longSpoke };
+}
+
+/**
+ * The relation's usual subjects and objects, and its one-object-per-subject conflicts. They are
+ * measured over a relation's uses: in an open-relation graph (a few uses per relation) they
+ * measure sparsity, not the relation. There only the written form of the names (a date, a
+ * number, a proper name, a common noun) is compared.
+ */
+function kindSignals(rv: Review, query: Parameters<typeof relationSignatureFit>[0], s: GraphNode, o: GraphNode, sign: 1 | -1): void {
   if (!hasFixedSchema(rv)) {
-    surfaceKindSignal(rv, s, o, relation, sign);
-    return { fired: top !== undefined || longSpoke };
+    surfaceKindSignal(rv, s, o, query.relation, sign);
+    return;
   }
   const fit = relationSignatureFit(query);
   if (fit.signature && fit.subject && fit.object) {
@@ -885,7 +898,115 @@ function ruleSignals(rv: Review, s: GraphNode, o: GraphNode, relation: string, s
     const evidence = rv.cite({ kind: "edge", summary: `functional ${functional.relation}: ${functional.summary}`, path: others });
     rv.card.add("functional", sign * c, functional.summary, { evidence, positive: sign === -1 });
   }
-  return { fired: top !== undefined || longSpoke };
+}
+
+/** Loops a relation must hold before a proposed loop may be read as its usual form. */
+const MIN_RELATION_LOOPS = 5;
+/** The share of a relation's edges that must be loops (lower 90% bound) for a loop to be its usual form. */
+const USUAL_LOOP_SHARE = 0.5;
+
+/** Loop nodes read for the kind of node a relation loops on (a stride sample). */
+const LOOP_KIND_SAMPLES = 200;
+/** A feature describes the loop nodes when at least this share of them hold it… */
+const LOOP_KIND_SHARE = 0.5;
+/** …at least this many times as often as the graph's nodes do. */
+const LOOP_KIND_LIFT = 2;
+
+interface UsualLoop {
+  name: string;
+  loops: number;
+  edges: number;
+  lower: number;
+  /** Log-likelihood ratio of the node's kind (the loop nodes' distinctive edges, held or not) against all nodes; 0 when they share none. */
+  kind: number;
+  kindSummary: string;
+}
+
+/**
+ * How a relation's own edges read a proposed loop r(x, x): in a graph where most of a relation's
+ * edges are loops (Freebase's `campuses`: a college is its own campus, in all 533 edges), a loop
+ * is the relation's usual form, not a slip. Null when it is not: fewer than MIN_RELATION_LOOPS
+ * loops, or a loop share whose lower 90% Wilson bound is under ½. Mined rules leave loops out,
+ * so the kind of node the relation loops on is read here, from the loop nodes' other edges
+ * (`loopKind`).
+ */
+function usualLoop(rv: Review, relation: string, node: GraphNode): UsualLoop | null {
+  const info = rv.ctx.relations().get(relation);
+  if (!info) return null;
+  const loopNodes: string[] = [];
+  for (const e of info.edges) if (e.source === e.target && e.source !== node.id) loopNodes.push(e.source);
+  const loops = loopNodes.length;
+  const lower = wilsonBound(loops, info.edges.length, "lower");
+  if (loops < MIN_RELATION_LOOPS || lower < USUAL_LOOP_SHARE) return null;
+  return { name: info.name, loops, edges: info.edges.length, lower, ...loopKind(rv, normalizeRelation(relation), loopNodes, node) };
+}
+
+/**
+ * The kind of node a relation loops on: the edges (relation and direction, the relation itself
+ * left out) that at least half of the loop nodes have, at least twice as often as the graph's
+ * nodes do; the three most distinctive are weighed for the node, held or not (add-½ smoothed,
+ * naive Bayes), like the mined signature of an ordinary relation.
+ */
+function loopKind(rv: Review, relationKey: string, loopNodes: readonly string[], node: GraphNode): { kind: number; kindSummary: string } {
+  const graph = rv.ctx.graph;
+  const featuresOf = (id: string) => {
+    const out = new Set<string>();
+    for (const e of graph.outEdges(id)) out.add(`subject\t${normalizeRelation(e.relation)}`);
+    for (const e of graph.inEdges(id)) out.add(`object\t${normalizeRelation(e.relation)}`);
+    for (const side of ["subject", "object"]) out.delete(`${side}\t${relationKey}`);
+    return out;
+  };
+  const step = Math.max(1, loopNodes.length / LOOP_KIND_SAMPLES);
+  const sample: string[] = [];
+  for (let i = 0; i < loopNodes.length && sample.length < LOOP_KIND_SAMPLES; i += step) sample.push(loopNodes[Math.floor(i)] as string);
+  const count = new Map<string, number>();
+  for (const id of sample) for (const f of featuresOf(id)) count.set(f, (count.get(f) ?? 0) + 1);
+  const n = sample.length;
+  const all = Math.max(1, graph.nodes.size);
+  const holders = (f: string) => {
+    const [side, key] = f.split("\t") as [string, string];
+    const ends = new Set<string>();
+    for (const e of rv.ctx.relations().byRelation.get(key)?.edges ?? []) ends.add(side === "subject" ? e.source : e.target);
+    return ends.size;
+  };
+  const distinctive = [...count.entries()]
+    .filter(([, k]) => k / n >= LOOP_KIND_SHARE)
+    .map(([f, k]) => ({ f, k, base: Math.min(1 - 1 / all, Math.max(1 / all, holders(f) / all)) }))
+    .filter((x) => x.k / n >= LOOP_KIND_LIFT * x.base)
+    .sort((a, b) => b.k / n / b.base - a.k / n / a.base || (a.f < b.f ? -1 : 1))
+    .slice(0, 3);
+  if (distinctive.length === 0) return { kind: 0, kindSummary: "the nodes it loops on share no distinctive kind" };
+  const mine = featuresOf(node.id);
+  let kind = 0;
+  const parts: string[] = [];
+  for (const { f, k, base } of distinctive) {
+    const [side, key] = f.split("\t") as [string, string];
+    const name = rv.ctx.relations().byRelation.get(key)?.name ?? key;
+    const held = mine.has(f);
+    kind += held ? Math.log((k + 0.5) / (n + 1) / base) : Math.log((n - k + 0.5) / (n + 1) / (1 - base));
+    parts.push(`${held ? "is" : "is not"} ${side} of a ${name} edge, like ${pct(k / n)} of the nodes it loops on (${pct(base)} of all nodes)`);
+  }
+  return { kind, kindSummary: `${node.label} ${parts.join("; ")}` };
+}
+
+/**
+ * A loop where the relation's edges are mostly loops (`usualLoop`), weighed against a random
+ * node: a random object is the subject itself once in N nodes, a true fact of the relation is a
+ * loop at least `lower` of the time, so the ratio is lower × N; ln of it, at most +2.5. Never
+ * strong: it says the relation links a node to itself, not that this node has the relation
+ * (the kinds say that). Inserts only.
+ */
+function loopSignal(rv: Review, s: GraphNode, loop: UsualLoop): void {
+  const lr = loop.lower * rv.ctx.graph.nodes.size;
+  const what =
+    `${loop.loops} of the graph's ${loop.edges} "${loop.name}" edges link a node to itself (at least ${pct(loop.lower)} at ${RATIO_CONFIDENCE} confidence), ` +
+    `so a loop on ${s.label} is the relation's usual form; a random node would be ${s.label} itself once in ${rv.ctx.graph.nodes.size.toLocaleString("en-US")}: ×${lr.toFixed(0)}`;
+  const sample = rv.ctx.relations().get(loop.name)?.edges.find((e) => e.source === e.target);
+  const evidence = rv.cite({ kind: "relation_usage", summary: what, ...(sample ? { path: [rv.ctx.graph.toTriple(sample)] } : {}) });
+  rv.card.add("rule", Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr)), what, { evidence, positive: lr >= POSITIVE_RATIO });
+  // Clamped as the mined signature is: a fitting kind is not evidence that the fact holds.
+  const c = Math.max(-3, Math.min(1, loop.kind));
+  if (Math.abs(c) >= 0.05) rv.card.add("signature", c, `fits the kind of node "${loop.name}" loops on (${loop.kindSummary})`);
 }
 
 /** Shared-neighbour evidence this many times likelier for true facts than for random ones speaks for the edge. */
@@ -1133,16 +1254,21 @@ function reviewInsert(rv: Review, index: number): ActionReview {
   const o = rv.node(rv.resolved.object);
   let capMedium: string | null = null;
 
-  if ((s && o && s.id === o.id) || (!s && !o && normalizeLabel(unqualified(action.subject)) === normalizeLabel(unqualified(action.object)))) {
+  // A loop is a slip, unless the relation's own edges are mostly loops.
+  const usual = s && o && s.id === o.id ? usualLoop(rv, action.relation, s) : null;
+  const loop = usual && usual.kind >= 0 ? usual : null;
+  if (usual && !loop) rv.reasons.push(`${usual.loops} of the graph's ${usual.edges} "${usual.name}" edges are loops, but on another kind of node: ${usual.kindSummary}`);
+  if (loop && s) loopSignal(rv, s, loop);
+  else if ((s && o && s.id === o.id) || (!s && !o && normalizeLabel(unqualified(action.subject)) === normalizeLabel(unqualified(action.object)))) {
     rv.warn("SELF_LOOP", `subject and object are the same node${s ? ` ${describeNode(graph, s)}` : ""}`);
   }
 
   const relationKnown = rv.ctx.relations().get(action.relation);
   let pair: GraphEdge[] = [];
   let path: GraphEdge[] | null = null;
-  if (s && o && s.id !== o.id) {
+  if (s && o && (s.id !== o.id || loop)) {
     // Said, but not evidence: two nodes existing says nothing about an edge between them.
-    rv.reasons.push("both endpoints exist");
+    rv.reasons.push(s.id === o.id ? "the node exists" : "both endpoints exist");
     pair = edgesBetween(graph, s.id, o.id);
     const same = pair.filter((e) => e.source === s.id && e.target === o.id && e.relation === action.relation);
     if (same.length > 0) {
@@ -1157,7 +1283,7 @@ function reviewInsert(rv: Review, index: number): ActionReview {
       const sameMeaning = (e: GraphEdge) =>
         normalizeRelation(e.relation) === normalizeRelation(action.relation) || (kind !== null && codeRelationKind(e.relation) === kind);
       const spelled = pair.filter((e) => e.source === s.id && sameMeaning(e));
-      const reverse = pair.filter((e) => e.source === o.id && sameMeaning(e));
+      const reverse = s.id === o.id ? [] : pair.filter((e) => e.source === o.id && sameMeaning(e));
       const others = pair.filter((e) => !sameMeaning(e));
       for (const e of [...spelled, ...reverse, ...others]) {
         rv.evidence.push({ kind: "edge", summary: `existing edge between the pair: ${tripleText(graph.toTriple(e))}${edgeWhere(e)}`, path: [graph.toTriple(e)] });
@@ -1171,7 +1297,7 @@ function reviewInsert(rv: Review, index: number): ActionReview {
       }
       if (reverse.length > 0) rv.reasons.push(`the reverse edge exists (${tripleText(graph.toTriple(reverse[0] as GraphEdge))})`);
     }
-    path = addPathEvidence(rv, s, o);
+    if (s.id !== o.id) path = addPathEvidence(rv, s, o);
     const usage = relationKnown ? relationUsage({ index: rv.ctx.relations(), relation: action.relation, subject: s, object: o }) : null;
     if (usage) {
       const parts = [`"${usage.relation}" is used ${usage.total} time${usage.total === 1 ? "" : "s"}`];
