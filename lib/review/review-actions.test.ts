@@ -823,6 +823,35 @@ describe("review on FB15k-237 (a 100k-triple sample of the training graph, its r
   });
 });
 
+describe("cross-community jumps with measured support (rsl-siege-manager: a removed rationale, graph evidence only)", () => {
+  it("both ends from one source file speak for a jump between communities: a reason, not CROSS_COMMUNITY_NO_PATH; a node of another file stays blocked", () => {
+    const doc = JSON.parse(readData("graphify", "rsl-siege-manager", "graph.json")) as { links: Array<Record<string, unknown>> };
+    const end = (l: Record<string, unknown>, side: "_src" | "_tgt") => String(l[side] ?? l[side === "_src" ? "source" : "target"]);
+    const removed = doc.links.find((l) => l.relation === "rationale_for" && end(l, "_tgt").includes("test_apply_subset_only_writes_checked_positions")) as Record<string, unknown>;
+    const links = doc.links.filter((l) => l !== removed);
+    const graph = parseGraphifyJson(JSON.stringify({ ...doc, links }));
+    const rules = mineGraphRules({ graph });
+    const subject = graph.getNode(end(removed, "_src"));
+    const object = graph.getNode(end(removed, "_tgt"));
+    expect(subject?.community).not.toBe(object?.community);
+    const other = [...graph.nodes.values()].find((n) => n.community !== subject?.community && n.sourceFile?.endsWith("members.spec.ts")) as { id: string };
+    const [review, elsewhere] = reviewActions({
+      graph,
+      actions: [
+        { type: "insert_edge", subject: end(removed, "_src"), relation: "rationale_for", object: end(removed, "_tgt") },
+        { type: "insert_edge", subject: end(removed, "_src"), relation: "rationale_for", object: other.id },
+      ],
+      documents: new Map(),
+      rules,
+    });
+    expect(review?.warnings.map((w) => w.code)).toEqual([]);
+    expect(review?.reasons.join("\n")).toMatch(/are in different communities with no path within 3 hops, but the graph's measured evidence speaks for it: .* both come from backend\/tests\/test_post_suggestions\.py; \d+% of \d+ rationale_for facts join nodes of one file/);
+    expect(review?.confidence).toBe("MEDIUM");
+    expect(elsewhere?.warnings.map((w) => w.code)).toContain("CROSS_COMMUNITY_NO_PATH");
+    expect(elsewhere?.confidence).toBe("LOW");
+  }, 60_000);
+});
+
 describe("length-3 path rules (mined by default; rsl-siege-manager: a removed call, graph evidence only)", () => {
   it("a test calls what its file's other tests call: MEDIUM from a length-3 rule measured where no shorter rule fires", () => {
     const doc = JSON.parse(readData("graphify", "rsl-siege-manager", "graph.json")) as { links: Array<Record<string, unknown>> };

@@ -1350,11 +1350,14 @@ function reviewInsert(rv: Review, index: number): ActionReview {
   else if (rv.ctx.rules === null) rv.reasons.push(RULES_NOT_READY);
 
   // Different communities with no path: a jump nothing in the graph supports. A statement, the
-  // code or a mined rule is support of its own, so then it is a reason, not a warning.
+  // code, a mined rule or another measured signal that speaks for it (both ends from one source
+  // file, say) is support of its own, so then it is a reason, not a warning.
   if (s && o && s.id !== o.id && !path && s.community !== null && o.community !== null && s.community !== o.community) {
     const msg = `"${s.label}" (community ${s.community}) and "${o.label}" (community ${o.community}) are in different communities with no path within ${rv.ctx.k} hops`;
+    const measured = rv.card.signals.find((x) => x.positive === true && x.contribution > 0 && (x.kind === "graph" || x.kind === "rule"));
     if (stated || codeAt) rv.reasons.push(`${msg}, but the source states it`);
     else if (fired) rv.reasons.push(`${msg}, but a mined rule predicts it`);
+    else if (measured) rv.reasons.push(`${msg}, but the graph's measured evidence speaks for it: ${measured.summary}`);
     else rv.warn("CROSS_COMMUNITY_NO_PATH", msg);
   }
   if (!s && !o) rv.reasons.push("neither endpoint is in the graph");
