@@ -999,7 +999,7 @@ function loopKind(rv: Review, relationKey: string, loopNodes: readonly string[],
 function loopSignal(rv: Review, s: GraphNode, loop: UsualLoop): void {
   const lr = loop.lower * rv.ctx.graph.nodes.size;
   const what =
-    `${loop.loops} of the graph's ${loop.edges} "${loop.name}" edges link a node to itself (at least ${pct(loop.lower)} at ${RATIO_CONFIDENCE} confidence), ` +
+    `${loop.loops} of the graph's ${loop.edges} "${loop.name}" edges link a node to itself (at least ${loop.lower < 1 && loop.lower >= 0.995 ? `${(100 * loop.lower).toFixed(1)}%` : pct(loop.lower)} at ${RATIO_CONFIDENCE} confidence), ` +
     `so a loop on ${s.label} is the relation's usual form; a random node would be ${s.label} itself once in ${rv.ctx.graph.nodes.size.toLocaleString("en-US")}: ×${lr.toFixed(0)}`;
   const sample = rv.ctx.relations().get(loop.name)?.edges.find((e) => e.source === e.target);
   const evidence = rv.cite({ kind: "relation_usage", summary: what, ...(sample ? { path: [rv.ctx.graph.toTriple(sample)] } : {}) });
