@@ -3,6 +3,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { ProviderBanner } from "@/components/provider-banner";
 import { QueryProvider } from "@/components/query-provider";
+import { SlowSaveNotice } from "@/components/ui/slow-save-notice";
 import { SessionProvider } from "@/components/auth/session-context";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { findPageActor } from "./_lib/page-actor";
@@ -88,6 +89,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <main className="page">
             <SessionProvider actor={actor && { kind: "user", userId: actor.userId, username: actor.username, displayName: actor.displayName, role: actor.role }}>{children}</SessionProvider>
           </main>
+          {actor && <SlowSaveNotice />}
         </QueryProvider>
       </body>
     </html>

@@ -18,3 +18,31 @@ test("the settings page shows the offline provider and refuses a bad endpoint wi
   expect(saved.effective.provider).toBe("heuristic");
   expect(saved.overridden).toEqual([]);
 });
+
+test("a save still waiting after three seconds says so and why, and the notice goes when it lands", async ({ page }) => {
+  await page.goto("/settings");
+  await expect(page.getByLabel("Provider")).toHaveValue("heuristic");
+  // The server is slow to answer this one save (as when an import holds SQLite's one writer):
+  // the request itself is real, only held back in the browser before it is sent.
+  let held = 0;
+  await page.route("**/api/settings/llm", async (route) => {
+    if (route.request().method() !== "PUT") return route.continue();
+    held++;
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    await route.continue();
+  });
+  const notice = page.getByTestId("slow-save");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  // Not at once: a quick save shows nothing.
+  await page.waitForTimeout(1_500);
+  await expect(notice).toHaveCount(0);
+  await expect(notice).toBeVisible({ timeout: 4_000 });
+  await expect(notice).toHaveAttribute("role", "status");
+  await expect(notice).toContainText(/Still saving… [3-5] s\./);
+  // Nothing is running on this server, so the notice names no import; it says what may hold a save.
+  await expect(notice).toContainText("with SQLite a write waits while another one (an import, say) finishes");
+  await expect(notice).toContainText("Nothing is lost");
+  await page.screenshot({ path: path.join(artifacts, "slow-save.png") });
+  await expect(notice).toHaveCount(0, { timeout: 10_000 });
+  expect(held).toBe(1);
+});

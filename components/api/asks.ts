@@ -5,6 +5,7 @@ import { fetchJson } from "./fetch-json";
 import { askKeys, graphKeys } from "./graph-keys";
 import type { BodyOf } from "@/lib/api/contract";
 import type { asksContract } from "@/lib/server/asks/contract";
+import { OWN_PROGRESS } from "./own-progress";
 
 /** How often a running ask is checked. */
 export const ASK_POLL_MS = 700;
@@ -57,6 +58,7 @@ export function useStartAsk(name: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: StartAskInput) => startAsk(name, input),
+    meta: OWN_PROGRESS,
     onSuccess: (ask) => queryClient.setQueryData(askKeys.ask(ask.id), ask),
     onSettled: () => queryClient.invalidateQueries({ queryKey: graphKeys.asks(name) }),
   });
@@ -71,7 +73,7 @@ export function askAgain(proposalId: string): Promise<AskAgainResult> {
 }
 
 export function useAskAgain(proposalId: string) {
-  return useMutation({ mutationKey: askKeys.askAgain(proposalId), mutationFn: () => askAgain(proposalId) });
+  return useMutation({ mutationKey: askKeys.askAgain(proposalId), mutationFn: () => askAgain(proposalId), meta: OWN_PROGRESS });
 }
 
 export function getRunAnswer(runId: string): Promise<{ answer: RunStepAnswer | null }> {

@@ -5,6 +5,7 @@ import { graphKeys } from "./graph-keys";
 import type { BodyOf } from "@/lib/api/contract";
 import type { graphsContract, graphsResponses } from "@/lib/server/graphs/contract";
 import type { z } from "zod";
+import { OWN_PROGRESS } from "./own-progress";
 
 export type ImportProgress = z.infer<typeof graphsResponses.ImportProgress>;
 
@@ -46,6 +47,7 @@ export function useImportGraphFromPath() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: importGraphFromPath,
+    meta: OWN_PROGRESS,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: graphKeys.all }),
   });
 }
@@ -54,6 +56,7 @@ export function useUploadGraph() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: uploadGraph,
+    meta: OWN_PROGRESS,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: graphKeys.all }),
   });
 }

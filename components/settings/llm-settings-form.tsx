@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { fetchJson } from "@/components/api/fetch-json";
 import { Spinner } from "@/components/ui/states";
 import type { ConnectionCheck, LlmSettingsView } from "@/lib/server/providers/settings-store";
+import { OWN_PROGRESS } from "@/components/api/own-progress";
 
 export type { LlmSettingsView };
 
@@ -49,6 +50,7 @@ export function LlmSettingsForm({ initial }: { initial: LlmSettingsView }) {
   });
   // The form's values as they are now, saved or not: testing what was typed is the point.
   const check = useMutation({
+    meta: OWN_PROGRESS,
     mutationFn: (values: Form) => fetchJson<ConnectionCheck>("/api/settings/llm/check", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(values) }),
   });
   const set = (key: keyof Form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
