@@ -19,9 +19,10 @@ async function fetchImports(): Promise<ImportLine[] | null> {
 }
 
 /**
- * A save (any mutation but those with OWN_PROGRESS) still waiting after SLOW_SAVE_MS says so, and why it may wait: on SQLite
- * one write goes through at a time, so an approval or a comment made while an import writes its
- * graph waits for the import's commit. When this person may see the server's imports and one is
+ * A save (any mutation but those marked OWN_PROGRESS, components/api/own-progress.ts) still
+ * waiting after SLOW_SAVE_MS says so, and why it may wait: on SQLite one write goes through at a
+ * time, so an approval or a comment made while an import writes its graph waits for the import's
+ * commit. When this person may see the server's imports and one is
  * running, the notice names it. Nothing is lost meanwhile: the save goes through when the write
  * ahead of it ends, or fails with the server's own error after its busy wait (30 s).
  */

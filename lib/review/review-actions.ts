@@ -933,12 +933,18 @@ interface UsualLoop {
 function usualLoop(rv: Review, relation: string, node: GraphNode): UsualLoop | null {
   const info = rv.ctx.relations().get(relation);
   if (!info) return null;
+  // The judged loop, when the graph already holds it, is not its own evidence.
   const loopNodes: string[] = [];
-  for (const e of info.edges) if (e.source === e.target && e.source !== node.id) loopNodes.push(e.source);
+  let edges = 0;
+  for (const e of info.edges) {
+    if (e.source === node.id && e.target === node.id) continue;
+    edges++;
+    if (e.source === e.target) loopNodes.push(e.source);
+  }
   const loops = loopNodes.length;
-  const lower = wilsonBound(loops, info.edges.length, "lower");
+  const lower = wilsonBound(loops, edges, "lower");
   if (loops < MIN_RELATION_LOOPS || lower < USUAL_LOOP_SHARE) return null;
-  return { name: info.name, loops, edges: info.edges.length, lower, ...loopKind(rv, normalizeRelation(relation), loopNodes, node) };
+  return { name: info.name, loops, edges, lower, ...loopKind(rv, normalizeRelation(relation), loopNodes, node) };
 }
 
 /**
