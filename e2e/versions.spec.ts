@@ -151,11 +151,13 @@ test.describe.serial("version history, visual diff and undo", () => {
 
     // Before / After only hide and show: nothing that existed moves.
     const where = await positionOf(canvas, "n:client_client");
+    // A view button re-renders the canvas after the click returns: polled, not read once (a
+    // single read right after "After" saw the merged node still shown on a slow CI run).
     await page.getByRole("button", { name: "Before", exact: true }).click();
-    expect((await drawn(canvas, "node.added")).visible).toBe(0);
-    expect((await drawn(canvas, "edge.ghost")).visible).toBe(11);
+    await expect.poll(async () => (await drawn(canvas, "node.added")).visible).toBe(0);
+    await expect.poll(async () => (await drawn(canvas, "edge.ghost")).visible).toBe(11);
     await page.getByRole("button", { name: "After", exact: true }).click();
-    expect((await drawn(canvas, "node.merged")).visible).toBe(0);
+    await expect.poll(async () => (await drawn(canvas, "node.merged")).visible).toBe(0);
     expect(await positionOf(canvas, "n:client_client")).toEqual(where);
     await page.getByRole("button", { name: "Changes", exact: true }).click();
     await page.mouse.move(0, 0);
