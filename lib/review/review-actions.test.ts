@@ -789,10 +789,16 @@ describe("review on FB15k-237 (a 100k-triple sample of the training graph, its r
     // test.tsv.gz: Swarthmore College is its own campus; every campuses edge of the graph is a loop.
     const campuses = "/education/educational_institution/campuses";
     const stored = [...graph.edges.values()].find((e) => e.relation === campuses && e.source === e.target) as GraphEdge;
-    const [swarthmore, colorado, benatar, existing] = record(
+    const [swarthmore, colorado, benatar, existing, deleted] = record(
       reviewActions({
         graph,
-        actions: [ins("/m/012fvq", campuses, "/m/012fvq"), ins("/m/01n4w", campuses, "/m/01n4w"), ins("/m/01r9fv", "/people/person/nationality", "/m/01r9fv"), ins(stored.source, campuses, stored.target)],
+        actions: [
+          ins("/m/012fvq", campuses, "/m/012fvq"),
+          ins("/m/01n4w", campuses, "/m/01n4w"),
+          ins("/m/01r9fv", "/people/person/nationality", "/m/01r9fv"),
+          ins(stored.source, campuses, stored.target),
+          { type: "delete_edge", subject: stored.source, relation: campuses, object: stored.target },
+        ],
         documents: new Map(),
         rules,
       }),
@@ -813,6 +819,12 @@ describe("review on FB15k-237 (a 100k-triple sample of the training graph, its r
     // A loop the graph already holds changes nothing, as any existing edge.
     expect(existing?.warnings.map((w) => w.code)).toEqual(["EDGE_EXISTS"]);
     expect(existing?.confidence).not.toBe("HIGH");
+    // Deleting a stored loop of that relation goes against the graph: the loop share is read without it.
+    expect(deleted?.confidence).toBe("LOW");
+    const against = deleted?.signals?.find((s) => s.kind === "rule");
+    expect(against?.contribution).toBeLessThan(0);
+    expect(against?.summary).toMatch(/^\d+ of the graph's \d+ ".*campuses" edges link a node to itself .*: deleting it goes against the graph's regularities$/);
+    expect(deleted?.evidence[against?.evidence ?? -1]?.path?.[0]?.subject_id).not.toBe(stored.source);
   });
 
   it("the same subject and relation with objects of the wrong kind stay LOW", () => {

@@ -1002,17 +1002,20 @@ function loopKind(rv: Review, relationKey: string, loopNodes: readonly string[],
  * strong: it says the relation links a node to itself, not that this node has the relation
  * (the kinds say that). Inserts only.
  */
-function loopSignal(rv: Review, s: GraphNode, loop: UsualLoop): void {
+function loopSignal(rv: Review, s: GraphNode, loop: UsualLoop, sign: 1 | -1): void {
   const lr = loop.lower * rv.ctx.graph.nodes.size;
   const what =
     `${loop.loops} of the graph's ${loop.edges} "${loop.name}" edges link a node to itself (at least ${loop.lower < 1 && loop.lower >= 0.995 ? `${(100 * loop.lower).toFixed(1)}%` : pct(loop.lower)} at ${RATIO_CONFIDENCE} confidence), ` +
     `so a loop on ${s.label} is the relation's usual form; a random node would be ${s.label} itself once in ${rv.ctx.graph.nodes.size.toLocaleString("en-US")}: ×${lr.toFixed(0)}`;
-  const sample = rv.ctx.relations().get(loop.name)?.edges.find((e) => e.source === e.target);
+  // Another node's loop shows the form (never the judged edge itself).
+  const sample = rv.ctx.relations().get(loop.name)?.edges.find((e) => e.source === e.target && e.source !== s.id);
   const evidence = rv.cite({ kind: "relation_usage", summary: what, ...(sample ? { path: [rv.ctx.graph.toTriple(sample)] } : {}) });
-  rv.card.add("rule", Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr)), what, { evidence, positive: lr >= POSITIVE_RATIO });
+  const c = Math.min(NEIGHBOUR_MAX_CONTRIBUTION, Math.log(lr));
+  if (sign === 1) rv.card.add("rule", c, what, { evidence, positive: lr >= POSITIVE_RATIO });
+  else rv.card.add("rule", -c, `${what}: deleting it goes against the graph's regularities`, { evidence });
   // Clamped as the mined signature is: a fitting kind is not evidence that the fact holds.
-  const c = Math.max(-3, Math.min(1, loop.kind));
-  if (Math.abs(c) >= 0.05) rv.card.add("signature", c, `fits the kind of node "${loop.name}" loops on (${loop.kindSummary})`);
+  const k = Math.max(-3, Math.min(1, loop.kind));
+  if (Math.abs(k) >= 0.05) rv.card.add("signature", sign * k, `fits the kind of node "${loop.name}" loops on (${loop.kindSummary})`);
 }
 
 /** Shared-neighbour evidence this many times likelier for true facts than for random ones speaks for the edge. */
@@ -1264,7 +1267,7 @@ function reviewInsert(rv: Review, index: number): ActionReview {
   const usual = s && o && s.id === o.id ? usualLoop(rv, action.relation, s) : null;
   const loop = usual && usual.kind >= 0 ? usual : null;
   if (usual && !loop) rv.reasons.push(`${usual.loops} of the graph's ${usual.edges} "${usual.name}" edges are loops, but on another kind of node: ${usual.kindSummary}`);
-  if (loop && s) loopSignal(rv, s, loop);
+  if (loop && s) loopSignal(rv, s, loop, 1);
   else if ((s && o && s.id === o.id) || (!s && !o && normalizeLabel(unqualified(action.subject)) === normalizeLabel(unqualified(action.object)))) {
     rv.warn("SELF_LOOP", `subject and object are the same node${s ? ` ${describeNode(graph, s)}` : ""}`);
   }
@@ -1500,6 +1503,11 @@ function reviewDelete(rv: Review, index: number): ActionReview {
     if (!states && !factKept && !rv.card.has("code")) rv.card.add("text", 2.5, contradicted, { strong: true });
   }
 
+  if (!factKept && s.id === o.id) {
+    // A loop where the relation's edges are loops on nodes of this kind is its usual form.
+    const loop = usualLoop(rv, action.relation, s);
+    if (loop && loop.kind >= 0) loopSignal(rv, s, loop, -1);
+  }
   if (!factKept) ruleSignals(rv, s, o, action.relation, -1);
   const cap = reversed && states ? "the reverse edge exists too: check which direction the source states" : null;
   return rv.conclude(index, { cap });
