@@ -6,6 +6,7 @@ import { QueryProvider } from "@/components/query-provider";
 import { SlowSaveNotice } from "@/components/ui/slow-save-notice";
 import { SessionProvider } from "@/components/auth/session-context";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { dialectOf, resolveDatabaseUrl } from "@/lib/server/db/database-url";
 import { findPageActor } from "./_lib/page-actor";
 import "./globals.css";
 import "./styles/run-shell.css";
@@ -32,6 +33,13 @@ export const metadata: Metadata = {
 export default async function RootLayout({ children }: { children: ReactNode }) {
   // The header shows who is signed in; pages and API routes do their own checks.
   const actor = await findPageActor();
+  // Whether saves queue behind one writer (SQLite) — for the slow-save notice's wording only.
+  let oneWriter = true;
+  try {
+    oneWriter = dialectOf(resolveDatabaseUrl()) === "sqlite";
+  } catch {
+    // A DATABASE_URL the database layer refuses is reported there, not here.
+  }
   return (
     <html lang="en">
       <body>
@@ -89,7 +97,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <main className="page">
             <SessionProvider actor={actor && { kind: "user", userId: actor.userId, username: actor.username, displayName: actor.displayName, role: actor.role }}>{children}</SessionProvider>
           </main>
-          {actor && <SlowSaveNotice />}
+          {actor && <SlowSaveNotice oneWriter={oneWriter} />}
         </QueryProvider>
       </body>
     </html>

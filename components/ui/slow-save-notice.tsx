@@ -23,10 +23,12 @@ async function fetchImports(): Promise<ImportLine[] | null> {
  * waiting after SLOW_SAVE_MS says so, and why it may wait: on SQLite one write goes through at a
  * time, so an approval or a comment made while an import writes its graph waits for the import's
  * commit. When this person may see the server's imports and one is
- * running, the notice names it. Nothing is lost meanwhile: the save goes through when the write
+ * running, the notice names it. `oneWriter`: the server's database is SQLite (from DATABASE_URL,
+ * read by the layout); on PostgreSQL writes do not queue behind an import, and the notice says
+ * only that the server is still working. Nothing is lost meanwhile: the save goes through when the write
  * ahead of it ends, or fails with the server's own error after its busy wait (30 s).
  */
-export function SlowSaveNotice() {
+export function SlowSaveNotice({ oneWriter }: { oneWriter: boolean }) {
   const pending = useIsMutating({ predicate: (m) => m.options.meta?.ownProgress !== true });
   const [elapsed, setElapsed] = useState(0);
   useEffect(() => {
@@ -39,9 +41,9 @@ export function SlowSaveNotice() {
     };
   }, [pending > 0]); // eslint-disable-line react-hooks/exhaustive-deps -- restart only when saving starts or stops, not per extra save
   const slow = pending > 0 && elapsed >= SLOW_SAVE_MS;
-  const imports = useQuery({ queryKey: ["slow-save-imports"], queryFn: fetchImports, enabled: slow, refetchInterval: slow ? 2000 : false, retry: false });
+  const imports = useQuery({ queryKey: ["slow-save-imports"], queryFn: fetchImports, enabled: slow && oneWriter, refetchInterval: slow && oneWriter ? 2000 : false, retry: false });
   if (!slow) return null;
-  const running = imports.data ?? [];
+  const running = oneWriter ? (imports.data ?? []) : [];
   const seconds = Math.floor(elapsed / 1000);
   return (
     <div className="slow-save" role="status" aria-live="polite" data-testid="slow-save">
@@ -51,8 +53,10 @@ export function SlowSaveNotice() {
           An import is writing to the database ({running.map((r) => `${r.name ?? "a new graph"}: ${r.message}`).join("; ")}). With SQLite one write goes through at a time, so this one waits for the
           import to finish.
         </>
-      ) : (
+      ) : oneWriter ? (
         <>The server is still working on it: a large graph takes longer, and with SQLite a write waits while another one (an import, say) finishes.</>
+      ) : (
+        <>The server is still working on it: a large graph takes longer.</>
       )}{" "}
       Nothing is lost; if it cannot be saved, you will see why.
     </div>
