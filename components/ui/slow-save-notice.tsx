@@ -1,32 +1,21 @@
 "use client";
 
-import { useIsMutating, useQuery } from "@tanstack/react-query";
+import { useIsMutating } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import { useImportsInProgress } from "@/components/api/import-graph";
 
 /** A save still pending after this long gets the notice. */
 export const SLOW_SAVE_MS = 3000;
-
-interface ImportLine {
-  name: string | null;
-  message: string;
-}
-
-/** Imports running in the server's workers; null when this person may not see them (no import right) or the server did not say. */
-async function fetchImports(): Promise<ImportLine[] | null> {
-  const res = await fetch("/api/graphs/imports", { headers: { accept: "application/json" } });
-  if (!res.ok) return null;
-  return (await res.json()) as ImportLine[];
-}
 
 /**
  * A save (any mutation but those marked OWN_PROGRESS, components/api/own-progress.ts) still
  * waiting after SLOW_SAVE_MS says so, and why it may wait: on SQLite one write goes through at a
  * time, so an approval or a comment made while an import writes its graph waits for the import's
- * commit. When this person may see the server's imports and one is
+ * commit. When this person may see the server's imports (`useImportsInProgress`) and one is
  * running, the notice names it. `oneWriter`: the server's database is SQLite (from DATABASE_URL,
  * read by the layout); on PostgreSQL writes do not queue behind an import, and the notice says
- * only that the server is still working. Nothing is lost meanwhile: the save goes through when the write
- * ahead of it ends, or fails with the server's own error after its busy wait (30 s).
+ * only that the server is still working. Nothing is lost meanwhile: the save goes through when
+ * the write ahead of it ends, or fails with the server's own error after its busy wait (30 s).
  */
 export function SlowSaveNotice({ oneWriter }: { oneWriter: boolean }) {
   const pending = useIsMutating({ predicate: (m) => m.options.meta?.ownProgress !== true });
@@ -41,7 +30,8 @@ export function SlowSaveNotice({ oneWriter }: { oneWriter: boolean }) {
     };
   }, [pending > 0]); // eslint-disable-line react-hooks/exhaustive-deps -- restart only when saving starts or stops, not per extra save
   const slow = pending > 0 && elapsed >= SLOW_SAVE_MS;
-  const imports = useQuery({ queryKey: ["slow-save-imports"], queryFn: fetchImports, enabled: slow && oneWriter, refetchInterval: slow && oneWriter ? 2000 : false, retry: false });
+  // A person without the import right gets a 403 here: no import is named then.
+  const imports = useImportsInProgress(slow && oneWriter);
   if (!slow) return null;
   const running = oneWriter ? (imports.data ?? []) : [];
   const seconds = Math.floor(elapsed / 1000);

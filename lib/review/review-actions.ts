@@ -919,6 +919,8 @@ interface UsualLoop {
   lower: number;
   /** Log-likelihood ratio of the node's kind (the loop nodes' distinctive edges, held or not) against all nodes; 0 when they share none. */
   kind: number;
+  /** The node is no less likely one the relation loops on than a random node (kind ≥ 0): only then is the loop its usual form. */
+  fits: boolean;
   kindSummary: string;
 }
 
@@ -944,7 +946,8 @@ function usualLoop(rv: Review, relation: string, node: GraphNode): UsualLoop | n
   const loops = loopNodes.length;
   const lower = wilsonBound(loops, edges, "lower");
   if (loops < MIN_RELATION_LOOPS || lower < USUAL_LOOP_SHARE) return null;
-  return { name: info.name, loops, edges, lower, ...loopKind(rv, normalizeRelation(relation), loopNodes, node) };
+  const { kind, kindSummary } = loopKind(rv, normalizeRelation(relation), loopNodes, node);
+  return { name: info.name, loops, edges, lower, kind, kindSummary, fits: kind >= 0 };
 }
 
 /**
@@ -1265,7 +1268,7 @@ function reviewInsert(rv: Review, index: number): ActionReview {
 
   // A loop is a slip, unless the relation's own edges are mostly loops.
   const usual = s && o && s.id === o.id ? usualLoop(rv, action.relation, s) : null;
-  const loop = usual && usual.kind >= 0 ? usual : null;
+  const loop = usual?.fits ? usual : null;
   if (usual && !loop) rv.reasons.push(`${usual.loops} of the graph's ${usual.edges} "${usual.name}" edges are loops, but on another kind of node: ${usual.kindSummary}`);
   if (loop && s) loopSignal(rv, s, loop, 1);
   else if ((s && o && s.id === o.id) || (!s && !o && normalizeLabel(unqualified(action.subject)) === normalizeLabel(unqualified(action.object)))) {
@@ -1506,7 +1509,7 @@ function reviewDelete(rv: Review, index: number): ActionReview {
   if (!factKept && s.id === o.id) {
     // A loop where the relation's edges are loops on nodes of this kind is its usual form.
     const loop = usualLoop(rv, action.relation, s);
-    if (loop && loop.kind >= 0) loopSignal(rv, s, loop, -1);
+    if (loop?.fits) loopSignal(rv, s, loop, -1);
   }
   if (!factKept) ruleSignals(rv, s, o, action.relation, -1);
   const cap = reversed && states ? "the reverse edge exists too: check which direction the source states" : null;
