@@ -266,6 +266,28 @@ describe("findStatements: the relation's words must attach to this pair (issue #
     expect(best("musique-p0741", "WPAQ", "owned by", "WPAQ Radio, Inc.")?.kind).toBe("stated");
   });
 
+  it("relation words in brackets that name neither side are an aside about the near name", () => {
+    // "Kenji Treschuk (born December 26, 1982 in Honolulu, Hawaii) is an American soccer player, …"
+    expectFault(best("musique-p0199", "Kenji Treschuk", "born on", "American soccer player"), "co_mention", 'in brackets ("born december 26');
+    // Inside the brackets it is stated.
+    expect(best("musique-p0199", "Kenji Treschuk", "born in", "Honolulu")?.kind).toBe("stated");
+    // "NSB El 13 is … used by Norwegian State Railways (NSB) for both passenger and freight trains.": an
+    // abbreviation in brackets is no aside.
+    expect(best("musique-p0882", "Norwegian State Railways", "used NSB El 13 for", "freight trains")?.kind).toBe("stated");
+    // Brackets inside brackets: "(Köppen climate classifion, with five seasons: Winter (Nov − Feb), Spring (March − April), …"
+    expect(best("musique-p0965", "Islamabad", "has seasons", "Summer")?.kind).toBe("stated");
+  });
+
+  it("the relation's words with a name of their own, and the far name with another preposition, are not this pair", () => {
+    // "The Five Pieces for Orchestra (Fünf Orchesterstücke), Op. 16, were composed by Arnold Schoenberg in 1909."
+    expectFault(best("musique-p1652", "Five Pieces for Orchestra", "composed by", "1909"), "co_mention", '"composed by" takes "arnold schoenberg"; the other name comes with "in"');
+    expect(best("musique-p1652", "Five Pieces for Orchestra", "composed by", "Arnold Schoenberg")?.kind).toBe("stated");
+    // "… a quarterly peer-reviewed academic journal published by Wiley-Blackwell on behalf of the International Council for Small Business."
+    expectFault(best("musique-p0002", "Journal of Small Business Management", "published by", "International Council for Small Business"), "co_mention", 'comes with "on"');
+    // The same preposition again may still be the relation's: "He was born in Pyongyang in 1933."
+    expect(best("musique-p0542", "He", "born in", "1933")?.kind).toBe("stated");
+  });
+
   it("an infobox run together into one line names both but states nothing", () => {
     // "2018 Commonwealth Games -- Men's hockey Tournament details Host country Australia City Gold Coast Dates 5 -- 14 April 2018 Teams 10 Venue (s) Gold Coast Hockey Centre …"
     expectFault(best("musique-p1656", "2018 Commonwealth Games", "hosted in", "Gold Coast Hockey Centre"), "co_mention", "table");

@@ -598,7 +598,7 @@ export function findStatements({
           push("list", unit.text, hl, [], distance);
           continue;
         }
-        const fault = between.length ? attachmentFault(unit.norm, hitA, hitB, words, relation) : null;
+        const fault = between.length ? attachmentFault(unit.norm, hitA, hitB, words, relation, unit.text) : null;
         if (fault) push(fault.kind, unit.text, hl, rw, distance, undefined, fault.note);
         else if (between.length) push("stated", unit.text, hl, rw, distance);
         else if (rw.length) push("clause", unit.text, hl, rw, distance);
@@ -708,6 +708,26 @@ function withoutBrackets(tokens: readonly Token[]): Token[] {
 
 
 /**
+ * Which word tokens of the normalised sentence are capitalised as written, when the sentence's
+ * own words line up with them one to one (null otherwise: no reading of case then).
+ */
+function capitalised(raw: string, tokens: readonly Token[]): Map<Token, boolean> | null {
+  const written = [...raw.matchAll(/[\p{L}\p{N}_]+|[,()]/gu)].map((m) => m[0]);
+  const words = written.flatMap((x) => {
+    const norm = normalizeLabel(x).match(/[\p{L}\p{N}_]+|[,()]/gu) ?? [];
+    return norm.length === 1 ? [{ t: norm[0], upper: /^\p{Lu}/u.test(x) }] : norm.map((t) => ({ t, upper: false }));
+  });
+  if (words.length !== tokens.length) return null;
+  const out = new Map<Token, boolean>();
+  for (let i = 0; i < tokens.length; i++) {
+    const x = words[i] as { t: string; upper: boolean };
+    if (x.t !== (tokens[i] as Token).t) return null;
+    out.set(tokens[i] as Token, x.upper);
+  }
+  return out;
+}
+
+/**
  * Why one sentence with the relation's words between the two names still does not state the
  * relation of *these* two, or null when it does. `a` is the subject's hit, `b` the object's.
  * Read on the normalised sentence, with no word lists keyed to any relation: only the relation's
@@ -733,9 +753,11 @@ export function attachmentFault(
   b: TermHit,
   words: readonly string[],
   relation: string,
+  raw?: string,
 ): { kind: "clause" | "co_mention"; note: string } | null {
   const [first, second] = a.start <= b.start ? [a, b] : [b, a];
   const tokens = tokenSpans(norm);
+  const capital = raw === undefined ? null : capitalised(raw, tokens);
   const gap = tokens.filter((x) => x.start >= first.end && x.end <= second.start);
   const isRelationWord = (t: string) => words.some((w) => wordsMeet(w, t));
   const ws = gap.filter((x) => isRelationWord(x.t));
@@ -762,9 +784,74 @@ export function attachmentFault(
     return from && to ? norm.slice(from.start, to.end) : "";
   }
 
+  /**
+   * The relation's words take a proper name of their own, and the far name comes with another
+   * preposition after it: "composed by Arnold Schoenberg in 1909" does not say composed by 1909,
+   * "published by Wiley-Blackwell on behalf of the International Council …" does not say
+   * published by the Council. A name (capitalised in the sentence as written) is a whole
+   * argument; a common noun may still be extended ("graduated from the pharmacy program at the
+   * University of Toronto"). The same preposition again ("born in Honolulu in 1961") or "of" may
+   * still be the relation's: no fault then.
+   */
+  function slotTakenByName(w: Token, next: Token | undefined, right: readonly Token[]): { kind: "co_mention"; note: string } | null {
+    if (!capital || second !== b) return null;
+    const lastWord = relTokens.at(-1) ?? "";
+    // Where the relation's argument starts: after its closing preposition, or right after its last word.
+    let from: Token | undefined;
+    if (closing) from = next && next.t === closing ? next : undefined;
+    else from = wordsMeet(lastWord, w.t) ? w : undefined;
+    if (!from) return null;
+    const slot = right.filter((x) => x.start >= from.end);
+    let k = 0;
+    while (k < slot.length && DETERMINERS.has((slot[k] as Token).t)) k++;
+    let j = k;
+    const cap = (x: Token | undefined) => x !== undefined && capital.get(x) === true;
+    while (j < slot.length && (cap(slot[j]) || ((slot[j] as Token).t === "of" && cap(slot[j + 1])))) j++;
+    const after = slot[j];
+    if (j === k || !after || !PREPOSITIONS.has(after.t) || after.t === "of" || after.t === closing) return null;
+    return { kind: "co_mention", note: `"${phrase([w, from])}" takes "${phrase(slot.slice(k, j))}"; the other name comes with "${after.t}"` };
+  }
+
+  /**
+   * The bracketed aside holding w, when it opens and closes between the two names (its tokens,
+   * brackets left out), and holds more than the relation's words ("(NSB)" is a name's
+   * abbreviation, not an aside).
+   */
+  function bracketAround(w: Token, left: readonly Token[], right: readonly Token[]): Token[] | null {
+    let depth = 0;
+    let open = -1;
+    for (let k = left.length - 1; k >= 0 && open === -1; k--) {
+      const t = (left[k] as Token).t;
+      if (t === ")") depth++;
+      else if (t === "(") {
+        if (depth === 0) open = k;
+        else depth--;
+      }
+    }
+    if (open === -1) return null;
+    depth = 0;
+    let close = -1;
+    for (let k = 0; k < right.length && close === -1; k++) {
+      const t = (right[k] as Token).t;
+      if (t === "(") depth++;
+      else if (t === ")") {
+        if (depth === 0) close = k;
+        else depth--;
+      }
+    }
+    if (close === -1) return null;
+    const inside = [...left.slice(open + 1), w, ...right.slice(0, close)];
+    return inside.some((x) => !isRelationWord(x.t) && !/^[,()]$/.test(x.t)) ? inside : null;
+  }
+
   function faultAt(w: Token): { kind: "clause" | "co_mention"; note: string } | null {
     const left = gap.filter((x) => x.end <= w.start);
     const right = gap.filter((x) => x.start >= w.end);
+    // Brackets opened between the names and closed before the far one: an aside about the near
+    // name ("Barry Jarvis Wesson (born April 6, 1977 in Tupelo, Mississippi) is an American …"
+    // does not say he was born an American).
+    const aside = bracketAround(w, left, right);
+    if (aside) return { kind: "co_mention", note: `the relation's words are in brackets ("${phrase(aside.slice(0, 6))}${aside.length > 6 ? " …" : ""}") that name neither` };
     const relRight = right.findIndex((x) => RELATIVE_PRONOUNS.has(x.t));
     if (relRight !== -1 && !right.slice(relRight + 1).some((x) => isRelationWord(x.t))) {
       return { kind: "co_mention", note: `the relation's words are outside the relative clause ("${phrase(right.slice(relRight, relRight + 4))} …") that names one of them` };
@@ -786,6 +873,8 @@ export function attachmentFault(
     }
     const i = tokens.indexOf(w);
     const next = closing && wordsMeet(head, w.t) ? tokens[i + 1] : undefined;
+    const taker = slotTakenByName(w, next, right);
+    if (taker) return taker;
     if (closing && next && PREPOSITIONS.has(next.t) && next.t !== closing && !right.some((x) => x.t === closing)) {
       return { kind: "clause", note: `it says "${w.t} ${next.t}", not "${relation.replace(/_/g, " ")}"` };
     }
