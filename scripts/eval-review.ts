@@ -21,6 +21,10 @@
  *   npm run eval:review -- --fb15k-valid FILE  FB15k-237's valid split (plain or .gz) from elsewhere: made-up
  *                                 objects that are facts of it are drawn again (../shared/data lacks it)
  *   npm run eval:review -- --only a,b  only these sets (names as printed; a --kbc set is named after its folder)
+ *   npm run eval:review -- --seed N  other samples of every set (default 0); each share is printed with its 90%
+ *                                 Wilson interval
+ *   npm run eval:review -- --seeds A-B  samples A to B of every set, each in one line, then pooled (the README's
+ *                                 figures use 0-7 for fb15k237: 200 facts are too few for HIGH precision)
  *
  * Sets:
  * - countries_S1: the test.txt edges graph.txt lacks vs the same country in a wrong region.
@@ -53,6 +57,7 @@ import { dataPath, readData } from "../lib/test/data";
 import fs from "node:fs";
 import path from "node:path";
 import { mineGraphRules } from "../lib/review/mine-graph-rules";
+import { wilsonBound } from "../lib/review/measured-ratio";
 import type { MinedGraphRules } from "../lib/review/mine-graph-rules";
 
 interface EvalCase {
@@ -77,8 +82,11 @@ interface Scored {
 }
 
 /** mulberry32: a small seeded generator, so every run draws the same samples. */
+/** `--seed N` (default 0) draws other samples: every set's seed moves by N. */
+let seedOffset = 0;
+
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
+  let a = (seed + 7919 * seedOffset) >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
@@ -474,6 +482,8 @@ interface Metrics {
   trueHM: number;
   fakeLow: number;
   highPrecision: number;
+  /** k of n behind each share, for its interval. */
+  counts: { trueHM: [number, number]; fakeLow: [number, number]; highPrecision: [number, number] };
   table: Record<"true" | "fake", Record<Confidence, number>>;
 }
 
@@ -485,6 +495,7 @@ function metrics(rows: readonly { truth: boolean; label: Confidence }[]): Metric
   const high = table.true.HIGH + table.fake.HIGH;
   return {
     table,
+    counts: { trueHM: [table.true.HIGH + table.true.MEDIUM, nTrue], fakeLow: [table.fake.LOW, nFake], highPrecision: [table.true.HIGH, high] },
     trueHM: (table.true.HIGH + table.true.MEDIUM) / Math.max(1, nTrue),
     fakeLow: table.fake.LOW / Math.max(1, nFake),
     highPrecision: high === 0 ? NaN : table.true.HIGH / high,
@@ -492,19 +503,49 @@ function metrics(rows: readonly { truth: boolean; label: Confidence }[]): Metric
 }
 
 const pct = (x: number) => (Number.isNaN(x) ? "—" : `${(100 * x).toFixed(1)}%`);
+/** z of a two-sided 90% interval. */
+const Z90 = 1.6449;
+/** A share with its two-sided 90% Wilson interval: how far another sample of the same size may land. */
+const share = ([k, n]: [number, number]) =>
+  n === 0 ? "—" : `${pct(k / n)} [${(100 * wilsonBound(k, n, "lower", Z90)).toFixed(0)}–${(100 * wilsonBound(k, n, "upper", Z90)).toFixed(0)}]`;
 const mark = (ok: boolean) => (ok ? "✓" : "✗");
 
-function printSet(name: string, rows: Scored[], show: number): Metrics {
+let printedIntervalNote = false;
+
+/** `--seed N` (one sample) or `--seeds A-B` (each sample printed in one line, then pooled); default seed 0. */
+function seedsOf(args: readonly string[]): number[] {
+  const range = args.includes("--seeds") ? (args[args.indexOf("--seeds") + 1] ?? "") : null;
+  if (range !== null) {
+    const m = /^(\d+)-(\d+)$/.exec(range);
+    if (!m || Number(m[2]) < Number(m[1])) throw new Error(`--seeds takes a range like 0-7, not "${range}"`);
+    return Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, i) => Number(m[1]) + i);
+  }
+  const one = args.includes("--seed") ? Number(args[args.indexOf("--seed") + 1]) : 0;
+  if (!Number.isInteger(one) || one < 0) throw new Error("--seed takes a whole number ≥ 0");
+  return [one];
+}
+
+function printSet(name: string, rows: Scored[], show: number, brief = false): Metrics {
   const m = metrics(rows);
   const a = auc(rows);
+  if (brief) {
+    // One line per sample when several are pooled.
+    const t = m.table;
+    console.log(`${name}: true ${t.true.HIGH}/${t.true.MEDIUM}/${t.true.LOW}, made-up ${t.fake.HIGH}/${t.fake.MEDIUM}/${t.fake.LOW}; AUC ${a.toFixed(3)}; true H|M ${pct(m.trueHM)}, made-up LOW ${pct(m.fakeLow)}, HIGH precision ${pct(m.highPrecision)}`);
+    return m;
+  }
   console.log(`\n### ${name} (${rows.filter((r) => r.truth).length} true, ${rows.filter((r) => !r.truth).length} made-up)\n`);
   console.log("| | HIGH | MEDIUM | LOW |");
   console.log("|---|---|---|---|");
   console.log(`| true | ${m.table.true.HIGH} | ${m.table.true.MEDIUM} | ${m.table.true.LOW} |`);
   console.log(`| made-up | ${m.table.fake.HIGH} | ${m.table.fake.MEDIUM} | ${m.table.fake.LOW} |`);
   console.log(
-    `\nROC AUC ${a.toFixed(3)}; true HIGH|MEDIUM ${pct(m.trueHM)} ${mark(m.trueHM >= 0.9)} (≥ 90%); made-up LOW ${pct(m.fakeLow)} ${mark(m.fakeLow >= 0.95)} (≥ 95%); HIGH precision ${pct(m.highPrecision)} ${mark(Number.isNaN(m.highPrecision) || m.highPrecision >= 0.97)} (≥ 97%)`,
+    `\nROC AUC ${a.toFixed(3)}; true HIGH|MEDIUM ${share(m.counts.trueHM)} ${mark(m.trueHM >= 0.9)} (≥ 90%); made-up LOW ${share(m.counts.fakeLow)} ${mark(m.fakeLow >= 0.95)} (≥ 95%); HIGH precision ${share(m.counts.highPrecision)} ${mark(Number.isNaN(m.highPrecision) || m.highPrecision >= 0.97)} (≥ 97%)`,
   );
+  if (!printedIntervalNote) {
+    printedIntervalNote = true;
+    console.log("(in brackets: the 90% Wilson interval of each share, where another sample of this size may land; --seed N draws another)");
+  }
   if (process.argv.includes("--signals")) {
     // Which evidence the reviews rested on: the first signal of each kind's summary, shortened.
     const groups = new Map<string, { true: number; fake: number }>();
@@ -617,6 +658,7 @@ function embeddingQuality(model: NonNullable<MinedGraphRules["embedding"]>): str
 
 function main(): void {
   const args = process.argv.slice(2);
+  const seeds = seedsOf(args);
   const show = args.includes("--show") ? Number(args[args.indexOf("--show") + 1] ?? 5) : 0;
   const only = args.includes("--only") ? (args[args.indexOf("--only") + 1] ?? "") : "";
   const noRules = args.includes("--no-rules");
@@ -655,21 +697,30 @@ function main(): void {
   console.log(`Review evaluation: true missing edges vs made-up ones; default thresholds high ${DEFAULT_THRESHOLDS.high}, medium ${DEFAULT_THRESHOLDS.medium}`);
   for (const [name, build] of builders) {
     if (only && !only.split(",").includes(name)) continue;
-    const set = build();
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    const rules = noRules ? null : mineGraphRules({ graph: set.graph, limits: { ...(embedding ? {} : { embeddingDim: 0 }), ...(length3 !== undefined ? { length3Samples: length3 } : {}), ...extraLimits } });
-    const mined = performance.now() - t0;
-    const minedCpu = process.cpuUsage(cpu0);
-    const t1 = performance.now();
-    const rows = run(set, rules);
-    printSet(set.name, rows, show);
-    if (set.note) console.log(`(${set.note})`);
-    if (rules?.embedding) console.log(`(${embeddingQuality(rules.embedding)})`);
-    console.log(`(rules mined in ${(mined / 1000).toFixed(1)} s, CPU ${((minedCpu.user + minedCpu.system) / 1e6).toFixed(1)} s; ${rows.length} reviews in ${((performance.now() - t1) / 1000).toFixed(1)} s)`);
-    if (CHECK_SETS.has(set.name) || kbcNames.has(set.name)) checks.set(set.name, rows);
-    else if (!DIAGNOSTIC_SETS.has(set.name)) results.set(set.name, rows);
-    else diagnostics.set(set.name, rows);
+    const rows: Scored[] = [];
+    let setName = name;
+    for (const seed of seeds) {
+      seedOffset = seed;
+      const set = build();
+      setName = set.name;
+      const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
+      const rules = noRules ? null : mineGraphRules({ graph: set.graph, limits: { ...(embedding ? {} : { embeddingDim: 0 }), ...(length3 !== undefined ? { length3Samples: length3 } : {}), ...extraLimits } });
+      const mined = performance.now() - t0;
+      const minedCpu = process.cpuUsage(cpu0);
+      const t1 = performance.now();
+      const sample = run(set, rules);
+      rows.push(...sample);
+      if (seeds.length === 1) printSet(set.name, sample, show);
+      else printSet(`${set.name}, seed ${seed}`, sample, 0, true);
+      if (set.note && seed === seeds[0]) console.log(`(${set.note})`);
+      if (rules?.embedding && seeds.length === 1) console.log(`(${embeddingQuality(rules.embedding)})`);
+      console.log(`(rules mined in ${(mined / 1000).toFixed(1)} s, CPU ${((minedCpu.user + minedCpu.system) / 1e6).toFixed(1)} s; ${sample.length} reviews in ${((performance.now() - t1) / 1000).toFixed(1)} s)`);
+    }
+    if (seeds.length > 1) printSet(`${setName}, seeds ${seeds[0]}–${seeds.at(-1)} pooled`, rows, show);
+    if (CHECK_SETS.has(setName) || kbcNames.has(setName)) checks.set(setName, rows);
+    else if (!DIAGNOSTIC_SETS.has(setName)) results.set(setName, rows);
+    else diagnostics.set(setName, rows);
   }
   if (args.includes("--dump")) {
     // Every review's set, truth, label, score and signals, for offline analysis.
