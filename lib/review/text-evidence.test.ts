@@ -286,6 +286,21 @@ describe("findStatements: the relation's words must attach to this pair (issue #
     expectFault(best("musique-p0002", "Journal of Small Business Management", "published by", "International Council for Small Business"), "co_mention", 'comes with "on"');
     // The same preposition again may still be the relation's: "He was born in Pyongyang in 1933."
     expect(best("musique-p0542", "He", "born in", "1933")?.kind).toBe("stated");
+    // The phrase's slot, whichever of its words attaches: "The Republic of the Congo received full independence from France on August 15, 1960."
+    expectFault(best("musique-p0102", "Republic of the Congo", "received independence from", "August 15, 1960"), "co_mention", '"independence from" takes "france"');
+    // A new predicate after a comma, or a relative pronoun, after the name.
+    // "… film directed by Goran Marković, starring Rade Marković, Bogdan Diklić, Dragan Nikolić, …"
+    expectFault(best("musique-p1185", "Sabirni centar", "directed by", "Dragan Nikolić"), "co_mention", 'comes after "starring"');
+    // "Monster Squad is a television series produced by D'Angelo Productions that aired … on NBC from 1976 to 1977."
+    expectFault(best("musique-p1843", "Monster Squad", "is produced by", "1976"), "co_mention", 'comes after "that"');
+    // Still stated: a coordinated noun ("by Kellee Riley and illustrator Glen Hanson"), a name with
+    // lowercase words in a list ("members from Forum for Democratic Change, Democratic Party, …"),
+    // the relation's own preposition again ("members of the National Association in 1871, and of
+    // the National League"), the relation's word again ("Portugal explored the Atlantic Ocean, …, explored the African coast").
+    expect(best("musique-p1842", "Monster High", "illustrated by", "Glen Hanson")?.kind).toBe("stated");
+    expect(best("musique-p1045", "Opposition in Uganda", "made up of members from", "Democratic Party")?.kind).toBe("stated");
+    expect(best("musique-p0665", "Red Stockings", "was a charter member of", "National League")?.kind).toBe("stated");
+    expect(best("musique-p1360", "Portugal", "explored", "African coast")?.kind).toBe("stated");
   });
 
   it("an infobox run together into one line names both but states nothing", () => {

@@ -683,6 +683,8 @@ const PREPOSITIONS = new Set(
 const COPULA = new Set(["is", "was", "are", "were", "be", "been", "being"]);
 const DETERMINERS = new Set(["a", "an", "the"]);
 const AUXILIARIES = new Set(["has", "have", "had"]);
+/** Lowercase words inside a proper name. */
+const NAME_CONNECTORS = new Set(["of", "for", "the", "and", "de", "del", "la", "le", "von", "van", "da", "du"]);
 
 interface Token {
   t: string;
@@ -769,6 +771,19 @@ export function attachmentFault(
   // The word the closing preposition belongs to ("expanded" in "mandate extended and expanded in").
   const head = closing ? (relTokens.at(-2) ?? "") : "";
   let fault: { kind: "clause" | "co_mention"; note: string } | null = null;
+  // The relation's argument slot is the phrase's, not one word's: "received full independence
+  // from France on August 15, 1960" says nothing of August 15 whatever "received" attaches to.
+  // Unless the far name is the argument of the relation's own last word or preposition
+  // ("… one of the charter members of the National Association in 1871, and of the National League").
+  const beforeFar = gap.filter((x) => !DETERMINERS.has(x.t)).at(-1);
+  const lastRelationWord = relTokens.at(-1) ?? "";
+  const farIsArgument = second === b && beforeFar !== undefined && (beforeFar.t === closing || (!closing && wordsMeet(lastRelationWord, beforeFar.t)));
+  for (const w of farIsArgument ? [] : ws) {
+    const i = tokens.indexOf(w);
+    const next = closing && wordsMeet(head, w.t) ? tokens[i + 1] : undefined;
+    const taken = slotTakenByName(w, next, gap.filter((x) => x.start >= w.end));
+    if (taken) return taken;
+  }
   for (const w of ws) {
     const f = faultAt(w);
     if (!f) return null; // one occurrence that attaches is enough
@@ -804,12 +819,27 @@ export function attachmentFault(
     const slot = right.filter((x) => x.start >= from.end);
     let k = 0;
     while (k < slot.length && DETERMINERS.has((slot[k] as Token).t)) k++;
-    let j = k;
     const cap = (x: Token | undefined) => x !== undefined && capital.get(x) === true;
-    while (j < slot.length && (cap(slot[j]) || ((slot[j] as Token).t === "of" && cap(slot[j + 1])))) j++;
-    const after = slot[j];
-    if (j === k || !after || !PREPOSITIONS.has(after.t) || after.t === "of" || after.t === closing) return null;
-    return { kind: "co_mention", note: `"${phrase([w, from])}" takes "${phrase(slot.slice(k, j))}"; the other name comes with "${after.t}"` };
+    if (!cap(slot[k])) return null;
+    let j = k;
+    // A name may hold lowercase connectors ("Forum for Democratic Change", "Church of Scotland").
+    while (j < slot.length && (cap(slot[j]) || (NAME_CONNECTORS.has((slot[j] as Token).t) && cap(slot[j + 1])))) j++;
+    if (j === k) return null;
+    // After the name, directly or after a comma: another preposition, a relative pronoun or
+    // (after a comma) a new predicate introduces the far name elsewhere. A name or a number goes
+    // on with a list; "and" with a lowercase word is a coordinated noun ("by Kellee Riley and
+    // illustrator Glen Hanson").
+    let q = j;
+    const comma = slot[q]?.t === ",";
+    if (comma) q++;
+    while (comma && q < slot.length && /^(?:and|or)$/.test((slot[q] as Token).t)) q++;
+    while (q < slot.length && DETERMINERS.has((slot[q] as Token).t)) q++;
+    const after = slot[q];
+    if (!after || cap(after) || /^\p{N}/u.test(after.t)) return null;
+    const prep = PREPOSITIONS.has(after.t) && after.t !== "of" && after.t !== closing;
+    const predicate = !PREPOSITIONS.has(after.t) && (RELATIVE_PRONOUNS.has(after.t) || after.t === "that" || comma);
+    if (!prep && !predicate) return null;
+    return { kind: "co_mention", note: `"${phrase([w, from])}" takes "${phrase(slot.slice(k, j))}"; the other name comes ${prep ? "with" : "after"} "${after.t}"` };
   }
 
   /**
@@ -873,8 +903,6 @@ export function attachmentFault(
     }
     const i = tokens.indexOf(w);
     const next = closing && wordsMeet(head, w.t) ? tokens[i + 1] : undefined;
-    const taker = slotTakenByName(w, next, right);
-    if (taker) return taker;
     if (closing && next && PREPOSITIONS.has(next.t) && next.t !== closing && !right.some((x) => x.t === closing)) {
       return { kind: "clause", note: `it says "${w.t} ${next.t}", not "${relation.replace(/_/g, " ")}"` };
     }
