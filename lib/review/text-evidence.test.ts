@@ -293,6 +293,12 @@ describe("findStatements: the relation's words must attach to this pair (issue #
     expectFault(best("musique-p1185", "Sabirni centar", "directed by", "Dragan Nikolić"), "co_mention", 'comes after "starring"');
     // "Monster Squad is a television series produced by D'Angelo Productions that aired … on NBC from 1976 to 1977."
     expectFault(best("musique-p1843", "Monster Squad", "is produced by", "1976"), "co_mention", 'comes after "that"');
+    // "… film written and directed by Jim Kouf starring James Belushi, …, Lela Rochon, …": a participle right after the name.
+    expectFault(best("musique-p0236", "Gang Related", "written and directed by", "Lela Rochon"), "co_mention", 'comes after "starring"');
+    // "… the R101 airship, crashing in France during its maiden overseas voyage in 1930.": the last "in" is the voyage's.
+    expectFault(best("musique-p1263", "R101", "crashing in", "1930"), "co_mention", '"crashing in" takes "france"');
+    // "It was designed by Atlanta-based architect William Augustus Edwards …": a hyphenated word is no participle.
+    expect(best("musique-p1856", "Hernando County Courthouse", "designed by", "William Augustus Edwards")?.kind).toBe("stated");
     // Still stated: a coordinated noun ("by Kellee Riley and illustrator Glen Hanson"), a name with
     // lowercase words in a list ("members from Forum for Democratic Change, Democratic Party, …"),
     // the relation's own preposition again ("members of the National Association in 1871, and of

@@ -775,9 +775,14 @@ export function attachmentFault(
   // from France on August 15, 1960" says nothing of August 15 whatever "received" attaches to.
   // Unless the far name is the argument of the relation's own last word or preposition
   // ("… one of the charter members of the National Association in 1871, and of the National League").
-  const beforeFar = gap.filter((x) => !DETERMINERS.has(x.t)).at(-1);
+  const lead = gap.filter((x) => !DETERMINERS.has(x.t));
+  const beforeFar = lead.at(-1);
   const lastRelationWord = relTokens.at(-1) ?? "";
-  const farIsArgument = second === b && beforeFar !== undefined && (beforeFar.t === closing || (!closing && wordsMeet(lastRelationWord, beforeFar.t)));
+  // The preposition is the relation's when its head comes right before it, or a coordination
+  // repeats it ("…, and also to the …"); "during its maiden voyage in 1930" is another noun's.
+  const beforePrep = lead.at(-2)?.t ?? "";
+  const ownPrep = /^(?:,|and|or|also|but)$/.test(beforePrep) || wordsMeet(head, beforePrep);
+  const farIsArgument = second === b && beforeFar !== undefined && ((beforeFar.t === closing && ownPrep) || (!closing && wordsMeet(lastRelationWord, beforeFar.t)));
   for (const w of farIsArgument ? [] : ws) {
     const i = tokens.indexOf(w);
     const next = closing && wordsMeet(head, w.t) ? tokens[i + 1] : undefined;
@@ -837,7 +842,9 @@ export function attachmentFault(
     const after = slot[q];
     if (!after || cap(after) || /^\p{N}/u.test(after.t)) return null;
     const prep = PREPOSITIONS.has(after.t) && after.t !== "of" && after.t !== closing;
-    const predicate = !PREPOSITIONS.has(after.t) && (RELATIVE_PRONOUNS.has(after.t) || after.t === "that" || comma);
+    // A participle right after the name starts a clause of its own ("JDS Architects based in …").
+    const participle = q === j && after.t.length > 4 && /(?:ed|ing)$/.test(after.t) && norm[after.start - 1] !== "-";
+    const predicate = !PREPOSITIONS.has(after.t) && (RELATIVE_PRONOUNS.has(after.t) || after.t === "that" || comma || participle);
     if (!prep && !predicate) return null;
     return { kind: "co_mention", note: `"${phrase([w, from])}" takes "${phrase(slot.slice(k, j))}"; the other name comes ${prep ? "with" : "after"} "${after.t}"` };
   }
