@@ -507,7 +507,7 @@ const pct = (x: number) => (Number.isNaN(x) ? "—" : `${(100 * x).toFixed(1)}%`
 const Z90 = 1.6449;
 /** A share with its two-sided 90% Wilson interval: how far another sample of the same size may land. */
 const share = ([k, n]: [number, number]) =>
-  n === 0 ? "—" : `${pct(k / n)} [${(100 * wilsonBound(k, n, "lower", Z90)).toFixed(0)}–${(100 * wilsonBound(k, n, "upper", Z90)).toFixed(0)}]`;
+  n === 0 ? "—" : `${pct(k / n)} [${Math.floor(100 * wilsonBound(k, n, "lower", Z90))}–${Math.ceil(100 * wilsonBound(k, n, "upper", Z90))}]`;
 const mark = (ok: boolean) => (ok ? "✓" : "✗");
 
 let printedIntervalNote = false;
