@@ -850,32 +850,30 @@ export function attachmentFault(
   }
 
   /**
+   * The index of the first `want` bracket in `tokens` not matched by an `other` one, walking from
+   * the end (step −1) or the start (step 1); −1 when there is none.
+   */
+  function unmatched(tokens: readonly Token[], want: string, other: string, step: 1 | -1): number {
+    let depth = 0;
+    for (let k = step === 1 ? 0 : tokens.length - 1; k >= 0 && k < tokens.length; k += step) {
+      const t = (tokens[k] as Token).t;
+      if (t === other) depth++;
+      else if (t === want) {
+        if (depth === 0) return k;
+        depth--;
+      }
+    }
+    return -1;
+  }
+
+  /**
    * The bracketed aside holding w, when it opens and closes between the two names (its tokens,
    * brackets left out), and holds more than the relation's words ("(NSB)" is a name's
    * abbreviation, not an aside).
    */
   function bracketAround(w: Token, left: readonly Token[], right: readonly Token[]): Token[] | null {
-    let depth = 0;
-    let open = -1;
-    for (let k = left.length - 1; k >= 0 && open === -1; k--) {
-      const t = (left[k] as Token).t;
-      if (t === ")") depth++;
-      else if (t === "(") {
-        if (depth === 0) open = k;
-        else depth--;
-      }
-    }
-    if (open === -1) return null;
-    depth = 0;
-    let close = -1;
-    for (let k = 0; k < right.length && close === -1; k++) {
-      const t = (right[k] as Token).t;
-      if (t === "(") depth++;
-      else if (t === ")") {
-        if (depth === 0) close = k;
-        else depth--;
-      }
-    }
+    const open = unmatched(left, "(", ")", -1);
+    const close = open === -1 ? -1 : unmatched(right, ")", "(", 1);
     if (close === -1) return null;
     const inside = [...left.slice(open + 1), w, ...right.slice(0, close)];
     return inside.some((x) => !isRelationWord(x.t) && !/^[,()]$/.test(x.t)) ? inside : null;
