@@ -278,6 +278,17 @@ describe("findStatements: the relation's words must attach to this pair (issue #
     expect(best("musique-p0965", "Islamabad", "has seasons", "Summer")?.kind).toBe("stated");
   });
 
+  it("the far name that comes with another preposition than the relation's, which the text never uses, is named in a clause, not stated", () => {
+    // "Alexis Lecaye (born August 22, 1951 in Alexandria, Egypt) is French author …"
+    expectFault(best("musique-p0373", "Alexis Lecaye", "born on", "Alexandria, Egypt"), "clause", 'it says "born … in", not "born on"');
+    expect(best("musique-p0373", "Alexis Lecaye", "born in", "Alexandria, Egypt")?.kind).toBe("stated");
+    expect(best("musique-p0373", "Alexis Lecaye", "born on", "August 22, 1951")?.kind).toBe("stated");
+    // "Nigeria Airways Flight 825 … crashed while on approach to Lagos International Airport": not "near".
+    expectFault(best("musique-p0323", "Nigeria Airways Flight 825", "crashed near", "Lagos International Airport"), "clause", '"crashed … to"');
+    // "of" extends a noun, and the relation's own preposition anywhere before the name keeps it stated ("born in Pyongyang in 1933").
+    expect(best("musique-p0542", "He", "born in", "1933")?.kind).toBe("stated");
+  });
+
   it("the relation's words with a name of their own, and the far name with another preposition, are not this pair", () => {
     // "The Five Pieces for Orchestra (Fünf Orchesterstücke), Op. 16, were composed by Arnold Schoenberg in 1909."
     expectFault(best("musique-p1652", "Five Pieces for Orchestra", "composed by", "1909"), "co_mention", '"composed by" takes "arnold schoenberg"; the other name comes with "in"');
