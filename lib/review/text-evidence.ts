@@ -911,10 +911,6 @@ export function attachmentFault(
     if (closing && next && PREPOSITIONS.has(next.t) && next.t !== closing && !right.some((x) => x.t === closing)) {
       return { kind: "clause", note: `it says "${w.t} ${next.t}", not "${relation.replace(/_/g, " ")}"` };
     }
-    if (closing && second === b && next && wordsMeet(head, w.t) && beforeFar && beforeFar.start >= w.end && PREPOSITIONS.has(beforeFar.t) && beforeFar.t !== closing && beforeFar.t !== "of" && !right.some((x) => x.t === closing)) {
-      // "born 9 August 1986 in Windhoek" for "born on": the name comes with another preposition.
-      return { kind: "clause", note: `it says "${w.t} … ${beforeFar.t}", not "${relation.replace(/_/g, " ")}"` };
-    }
     if (closing && next && next.t === closing && b.start < w.start && next.end <= second.start) {
       // The phrase "w P" is there, and the object is named before it: P takes another object.
       const taken = right.filter((x) => x.start >= next.end);
@@ -948,6 +944,11 @@ export function attachmentFault(
       const between = right.filter((x) => x.end <= verb.start);
       const broken = between.some((x) => x.t === "," || x.t === "and") && between.some((x) => !/^(?:,|and|or)$/.test(x.t));
       if (participle && broken) return { kind: "co_mention", note: `the other name belongs to "${verb.t} ${prep.t}", not to the relation's words` };
+    }
+    // Last, as the weaker reading: the name comes with another preposition than the relation's
+    // ("born 9 August 1986 in Windhoek" for "born on"), which never comes between.
+    if (closing && second === b && next && wordsMeet(head, w.t) && beforeFar && beforeFar.start >= w.end && PREPOSITIONS.has(beforeFar.t) && beforeFar.t !== closing && beforeFar.t !== "of" && !right.some((x) => x.t === closing)) {
+      return { kind: "clause", note: `it says "${w.t} … ${beforeFar.t}", not "${relation.replace(/_/g, " ")}"` };
     }
     return null;
   }
