@@ -81,10 +81,10 @@ interface Scored {
   review: ActionReview;
 }
 
-/** mulberry32: a small seeded generator, so every run draws the same samples. */
 /** `--seed N` (default 0) draws other samples: every set's seed moves by N. */
 let seedOffset = 0;
 
+/** mulberry32: a small seeded generator, so every run draws the same samples. */
 function rng(seed: number): () => number {
   let a = (seed + 7919 * seedOffset) >>> 0;
   return () => {
