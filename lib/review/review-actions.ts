@@ -1349,11 +1349,19 @@ function reviewInsert(rv: Review, index: number): ActionReview {
 
   // Code: the language-aware check in the subject's source.
   let codeAt: string | null = null;
+  let codeRead = false;
   if (s && !rv.has("SELF_LOOP")) {
     const check = checkCodeRelation({ documents: rv.ctx.documents, relation: action.relation, subject: s, object: o, objectName: action.object, pairEdges: pair });
     codeAt = codeSignal(rv, check, { subject: s.label, object: o?.label ?? unqualified(action.object) }, 1);
     if (codeAt) rv.reasons.push(`code confirms ${check.status === "confirmed" ? check.kind : action.relation} at ${codeAt}`);
     else if (check.status === "absent") rv.reasons.push(`the code of ${s.label} (${docLabel(check.doc)}:${check.range.start}-${check.range.end}) does not show ${check.kind}`);
+    codeRead = check.status !== "unchecked";
+  }
+  // Said so that "no evidence" is not read as "the text was read and says nothing": with no
+  // passage and no source file behind either side, only the graph's structure can speak.
+  if ((s || o) && !codeRead && behind.length === 0 && naming.length === 0) {
+    const sides = [s, o].filter((n): n is GraphNode => n !== null).map((n) => `"${n.label}"`);
+    rv.reasons.push(`no passage or source file is stored for ${sides.join(" or ")}: no text could state it, so only the graph's structure was read`);
   }
 
   // Graph regularities.
