@@ -708,6 +708,22 @@ function withoutBrackets(tokens: readonly Token[]): Token[] {
   return out;
 }
 
+/**
+ * The index of the first `want` bracket in `tokens` not matched by an `other` one, walking from
+ * the end (step −1) or the start (step 1); −1 when there is none.
+ */
+function unmatched(tokens: readonly Token[], want: string, other: string, step: 1 | -1): number {
+  let depth = 0;
+  for (let k = step === 1 ? 0 : tokens.length - 1; k >= 0 && k < tokens.length; k += step) {
+    const t = (tokens[k] as Token).t;
+    if (t === other) depth++;
+    else if (t === want) {
+      if (depth === 0) return k;
+      depth--;
+    }
+  }
+  return -1;
+}
 
 /**
  * Which word tokens of the normalised sentence are capitalised as written, when the sentence's
@@ -847,23 +863,6 @@ export function attachmentFault(
     const predicate = !PREPOSITIONS.has(after.t) && (RELATIVE_PRONOUNS.has(after.t) || after.t === "that" || comma || participle);
     if (!prep && !predicate) return null;
     return { kind: "co_mention", note: `"${phrase([w, from])}" takes "${phrase(slot.slice(k, j))}"; the other name comes ${prep ? "with" : "after"} "${after.t}"` };
-  }
-
-  /**
-   * The index of the first `want` bracket in `tokens` not matched by an `other` one, walking from
-   * the end (step −1) or the start (step 1); −1 when there is none.
-   */
-  function unmatched(tokens: readonly Token[], want: string, other: string, step: 1 | -1): number {
-    let depth = 0;
-    for (let k = step === 1 ? 0 : tokens.length - 1; k >= 0 && k < tokens.length; k += step) {
-      const t = (tokens[k] as Token).t;
-      if (t === other) depth++;
-      else if (t === want) {
-        if (depth === 0) return k;
-        depth--;
-      }
-    }
-    return -1;
   }
 
   /**
