@@ -55,4 +55,17 @@ describe("findProposalTimeline", () => {
     // And its message is a sentence that says so.
     expect(changeset.message).toMatch(/^Applied action 3 of the proposal[;.]/);
   });
+
+  it("a run started with no account is the command line's, not \"unknown\"", async () => {
+    const record = await getGraphRecord("httpx");
+    const question = "How does Client build a request?";
+    // As `refinery loop run` / `loop import` store it: no account, so no starter's name.
+    const run = await getDb().run.create({
+      data: { graphId: record.id, queryId: "q-timeline", question, graphVersion: record.currentVersion, provider: "heuristic", model: "heuristic", isLlm: false, config: "{}", status: "awaiting_review" },
+    });
+    const reviews = await reviewForGraph({ graph: "httpx", actions: ACTIONS.slice(0, 1) });
+    const id = await createProposal({ graph: "httpx", baseVersion: record.currentVersion, source: "run", runId: run.id, question, actions: ACTIONS.slice(0, 1), reviews });
+    const events = await findProposalTimeline({ proposalId: id });
+    expect(events.find((e) => e.kind === "run")).toMatchObject({ who: "command line", text: `started the run: ${question}` });
+  });
 });

@@ -56,7 +56,9 @@ export async function findProposalTimeline(options: { proposalId: string }): Pro
   const events: TimelineEvent[] = [];
 
   if (proposal.run) {
-    events.push({ at: proposal.run.createdAt.toISOString(), kind: "run", who: proposal.run.startedByName ?? "unknown", actionIndex: null, text: `started the run: ${proposal.run.question}` });
+    // No account behind the run: the CLI started it (the proposal's origin says so) or the server did.
+    const starter = proposal.run.startedByName ?? (proposal.origin === "cli" ? "command line" : "the server");
+    events.push({ at: proposal.run.createdAt.toISOString(), kind: "run", who: starter, actionIndex: null, text: `started the run: ${proposal.run.question}` });
   }
   events.push({
     at: proposal.createdAt.toISOString(),
