@@ -20,6 +20,7 @@ import {
 } from "./text-evidence";
 
 const file = (path: string, text: string): CorpusDocument => ({ docId: path, kind: "file", title: null, path, text });
+const passage = (docId: string, text: string): CorpusDocument => ({ docId, kind: "passage", title: null, path: null, text });
 
 describe("splitSentences", () => {
   it("keeps initials, abbreviations and quoted ends in MuSiQue's passages", () => {
@@ -318,6 +319,25 @@ describe("findStatements: the relation's words must attach to this pair (issue #
     expect(best("musique-p1045", "Opposition in Uganda", "made up of members from", "Democratic Party")?.kind).toBe("stated");
     expect(best("musique-p0665", "Red Stockings", "was a charter member of", "National League")?.kind).toBe("stated");
     expect(best("musique-p1360", "Portugal", "explored", "African coast")?.kind).toBe("stated");
+  });
+
+  it("a number or a date is the relation's argument as much as a name is", () => {
+    // "… Nasser's new revolutionary government of Egypt that had taken power in 1952, and the
+    // following year it was agreed that … Sudan would be granted self-determination by 1955 …"
+    expectFault(best("musique-p0602", "Egypt", "had taken power in", "Sudan"), "co_mention", 'takes "1952"');
+    // "… the seventh studio album by … The Vandals, released in 1998 by Nitro Records."
+    expectFault(best("musique-p0127", "Hitler Bad, Vandals Good", "released in", "Nitro Records"), "co_mention", '"released in" takes "1998"; the other name comes with "by"');
+    expect(best("musique-p0127", "Hitler Bad, Vandals Good", "released in", "1998")?.kind).toBe("stated");
+    // The relation's own preposition again after the number may still be the relation's:
+    // "… released in 1993 on Permanent Records in the UK and by Matador Records in the US …".
+    expect(best("musique-p1223", "The Infotainment Scan", "released in", "US")?.kind).toBe("stated");
+    // A date with its comma is one argument: "… received full independence from France on August 15, 1960."
+    expect(best("musique-p0102", "Republic of the Congo", "received independence on", "August 15, 1960")?.kind).toBe("stated");
+    // A series of numbers goes on with the argument: the far number after a comma or "and" is the next item.
+    const series = passage("series", "Unemployment has reached 27.6 % in Azerbaijan, 25.7 % in Tadzhikistan and 16.3 % in Kirgizia, the newspaper said.");
+    for (const n of ["25.7 %", "16.3 %"]) {
+      expect(findStatements({ documents: [series], a: matchTerms({ name: "Unemployment" }), b: matchTerms({ name: n }), relation: "has reached", limit: 1 })[0]?.kind).toBe("stated");
+    }
   });
 
   it("an infobox run together into one line names both but states nothing", () => {

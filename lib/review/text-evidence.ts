@@ -821,8 +821,9 @@ export function attachmentFault(
   }
 
   /**
-   * The relation's words take a proper name of their own, and the far name comes with another
-   * preposition after it: "composed by Arnold Schoenberg in 1909" does not say composed by 1909,
+   * The relation's words take a proper name (or a number, a date) of their own, and the far name
+   * comes with another preposition after it: "composed by Arnold Schoenberg in 1909" does not say
+   * composed by 1909, "released in 1998 by Nitro Records" does not say released in Nitro Records,
    * "published by Wiley-Blackwell on behalf of the International Council …" does not say
    * published by the Council. A name (capitalised in the sentence as written) is a whole
    * argument; a common noun may still be extended ("graduated from the pharmacy program at the
@@ -841,10 +842,21 @@ export function attachmentFault(
     let k = 0;
     while (k < slot.length && DETERMINERS.has((slot[k] as Token).t)) k++;
     const cap = (x: Token | undefined) => x !== undefined && capital.get(x) === true;
-    if (!cap(slot[k])) return null;
+    const num = (x: Token | undefined) => x !== undefined && /^\p{N}/u.test(x.t);
+    // A number or a date is as whole an argument as a name: "Nasser's government of Egypt that
+    // had taken power in 1952, and … that Sudan would be granted …" says nothing of Sudan.
+    const arg = (x: Token | undefined) => cap(x) || num(x);
+    if (!arg(slot[k])) return null;
+    // After a number, the relation's own preposition again may still be the relation's
+    // ("released in 1993 on Permanent Records in the UK and by Matador Records in the US").
+    if (num(slot[k]) && beforeFar?.t === closing) return null;
+    // A series of numbers goes on with the relation's argument ("has reached 27.6 % in
+    // Azerbaijan, 25.7 % in Tadzhikistan"): the far number after a comma or "and" is the next item.
+    if (num(slot[k]) && num(tokens.find((x) => x.start >= b.start)) && /^(?:,|and|or)$/.test(beforeFar?.t ?? "")) return null;
     let j = k;
-    // A name may hold lowercase connectors ("Forum for Democratic Change", "Church of Scotland").
-    while (j < slot.length && (cap(slot[j]) || (NAME_CONNECTORS.has((slot[j] as Token).t) && cap(slot[j + 1])))) j++;
+    // A name may hold lowercase connectors ("Forum for Democratic Change", "Church of Scotland"),
+    // a date a comma ("August 15, 1960").
+    while (j < slot.length && (arg(slot[j]) || (NAME_CONNECTORS.has((slot[j] as Token).t) && cap(slot[j + 1])) || ((slot[j] as Token).t === "," && num(slot[j + 1]) && arg(slot[j - 1])))) j++;
     if (j === k) return null;
     // After the name, directly or after a comma: another preposition, a relative pronoun or
     // (after a comma) a new predicate introduces the far name elsewhere. A name or a number goes
@@ -862,7 +874,10 @@ export function attachmentFault(
     const participle = q === j && after.t.length > 4 && /(?:ed|ing)$/.test(after.t) && norm[after.start - 1] !== "-";
     const predicate = !PREPOSITIONS.has(after.t) && (RELATIVE_PRONOUNS.has(after.t) || after.t === "that" || comma || participle);
     if (!prep && !predicate) return null;
-    return { kind: "co_mention", note: `"${phrase([w, from])}" takes "${phrase(slot.slice(k, j))}"; the other name comes ${prep ? "with" : "after"} "${after.t}"` };
+    // Named by its own preposition where it has one ("fought on 6 June 1813 during the War of 1812
+    // near present-day Stoney Creek": "near", not "during").
+    const own = (prep && slot.slice(q).findLast((x) => PREPOSITIONS.has(x.t) && x.t !== "of" && x.t !== closing)?.t) || after.t;
+    return { kind: "co_mention", note: `"${phrase([w, from])}" takes "${phrase(slot.slice(k, j))}"; the other name comes ${prep ? "with" : "after"} "${own}"` };
   }
 
   /**
