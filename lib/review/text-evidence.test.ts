@@ -340,6 +340,16 @@ describe("findStatements: the relation's words must attach to this pair (issue #
     }
   });
 
+  it("the relation's head and preposition only after the far name take their own object", () => {
+    // "… journal published by Wiley-Blackwell on behalf of the International Council for Small Business."
+    expectFault(best("musique-p0002", "Journal of Small Business Management", "published on behalf of", "Wiley-Blackwell"), "co_mention", '"behalf of" comes after the other name');
+    expect(best("musique-p0002", "Journal of Small Business Management", "published on behalf of", "International Council for Small Business")?.kind).toBe("stated");
+    expect(best("musique-p0002", "Journal of Small Business Management", "published by", "Wiley-Blackwell")?.kind).toBe("stated");
+    // "Norfolk Island is located in the South Pacific Ocean, east of the Australian mainland."
+    expectFault(best("musique-p0389", "Norfolk Island", "located east of", "South Pacific Ocean"), "co_mention", '"east of" comes after the other name');
+    expect(best("musique-p0389", "Norfolk Island", "located in", "South Pacific Ocean")?.kind).toBe("stated");
+  });
+
   it("an infobox run together into one line names both but states nothing", () => {
     // "2018 Commonwealth Games -- Men's hockey Tournament details Host country Australia City Gold Coast Dates 5 -- 14 April 2018 Teams 10 Venue (s) Gold Coast Hockey Centre …"
     expectFault(best("musique-p1656", "2018 Commonwealth Games", "hosted in", "Gold Coast Hockey Centre"), "co_mention", "table");

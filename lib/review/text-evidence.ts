@@ -799,6 +799,15 @@ export function attachmentFault(
   const beforePrep = lead.at(-2)?.t ?? "";
   const ownPrep = /^(?:,|and|or|also|but)$/.test(beforePrep) || wordsMeet(head, beforePrep);
   const farIsArgument = second === b && beforeFar !== undefined && ((beforeFar.t === closing && ownPrep) || (!closing && wordsMeet(lastRelationWord, beforeFar.t)));
+  // The relation's head and its preposition come only after the far name: "published by
+  // Wiley-Blackwell on behalf of the International Council …" does not say published on behalf
+  // of Wiley-Blackwell; "located in the South Pacific Ocean, east of the Australian mainland" does
+  // not say east of the ocean. "behalf of", "east of" take what follows them.
+  if (closing && second === b && !gap.some((x) => wordsMeet(head, x.t))) {
+    const after = tokens.filter((x) => x.start >= second.end).slice(0, 4);
+    const h = after.findIndex((x) => wordsMeet(head, x.t));
+    if (h !== -1 && after[h + 1]?.t === closing) return { kind: "co_mention", note: `"${phrase(after.slice(h, h + 2))}" comes after the other name and takes its own object` };
+  }
   for (const w of farIsArgument ? [] : ws) {
     const i = tokens.indexOf(w);
     const next = closing && wordsMeet(head, w.t) ? tokens[i + 1] : undefined;
