@@ -455,7 +455,7 @@ function run(set: EvalSet, rules: MinedGraphRules | null): Scored[] {
       const d = set.documents.get(id);
       if (d) documents.set(id, d);
     }
-    // As the server's findDocumentsNaming: an insert with a new endpoint reads the passages naming both sides.
+    // As the server's findDocumentsNaming: an insert reads the passages naming both sides (new endpoints first).
     for (const search of textSearchesForReview({ graph: set.graph, actions, resolve })) {
       for (const d of documentsNamingBoth(set.documents.values(), search)) documents.set(d.docId, d);
     }

@@ -362,6 +362,28 @@ describe("review on MuSiQue (LLM-extracted triples with their passages)", () => 
     expect(r.evidence.find((e) => e.kind === "text")?.source?.docId).toBe("musique-p0010");
   });
 
+  it("both endpoints exist, but the passage naming both is linked to neither: it is found in the corpus and read", () => {
+    // "Mound Township is one of twelve townships in Warren County, Indiana, United States." (musique-p1878):
+    // its other triples name "Warren County, Indiana" and "Mound Township", and the node "Warren
+    // County" links only to the passage of Indianola, Iowa.
+    const lines = readData("musique", "triples.jsonl")
+      .split("\n")
+      .filter((l) => !l.includes('"subject": "Warren County", "relation": "is located in", "object": "Indiana"'));
+    const without = parseBundle({ corpus: { name: "corpus.jsonl", text: readData("musique", "corpus.jsonl") }, triples: { name: "triples.jsonl", text: lines.join("\n") } }).graph;
+    const action = ins("Warren County", "is located in", "Indiana");
+    expect(documentIdsForReview({ graph: without, actions: [action] })).not.toContain("musique-p1878");
+    expect(textSearchesForReview({ graph: without, actions: [action] })).toEqual([{ subject: "Warren County", object: "Indiana" }]);
+    // Before: only the passages behind the two nodes were read, and none names both.
+    const before = reviewActions({ graph: without, actions: [action], documents: new Map(documentIdsForReview({ graph: without, actions: [action] }).map((id) => [id, all.get(id) as CorpusDocument])) })[0];
+    expect(before?.confidence).toBe("LOW");
+    const r = reviewOne(without, all, action);
+    expect(r.reasons.some((x) => /^\d+ more passages? names? both "Warren County" and "Indiana" \(found in the corpus; linked to neither node\)$/.test(x))).toBe(true);
+    expect(r.evidence.find((e) => e.kind === "text")?.source?.docId).toBe("musique-p1878");
+    expect(r.confidence).toBe("MEDIUM");
+    // An insert with a new endpoint is searched first: it has nothing else to read on that side.
+    expect(textSearchesForReview({ graph: without, actions: [action, ins("Mound Township Hall", "is located in", "Indiana")] })[0]).toEqual({ subject: "Mound Township Hall", object: "Indiana" });
+  });
+
   it("both endpoints new (the extracted triple removed): the passages naming both are read, and the sentence states it", () => {
     const lines = readData("musique", "triples.jsonl")
       .split("\n")

@@ -170,21 +170,41 @@ export interface TextSearch {
 /**
  * Text searches the review needs beyond `documentIdsForReview`: an insert whose subject or object
  * is not in the graph (a name only a passage has, e.g. MuSiQue's "Restoration began in the
- * mid-1970s", both ends extracted from that one sentence) has no documents behind that end. The
- * server fetches the documents whose text names both (`findDocumentsNaming`, at most
- * MAX_NAMED_DOCUMENTS per search) and passes them in with the others; the review reads them with
- * the same statement rules as every passage (co-mention, lists and metadata lines are not statements).
+ * mid-1970s", both ends extracted from that one sentence) has no documents behind that end; an
+ * insert between two nodes may be stated in a passage linked to neither (its triples name the
+ * ends otherwise). The server fetches the documents whose text names both (`findDocumentsNaming`,
+ * at most MAX_NAMED_DOCUMENTS per search, MAX_TEXT_SEARCHES per call, new endpoints first) and
+ * passes them in with the others; the review reads them with the same statement rules as every
+ * passage (co-mention, lists and metadata lines are not statements).
  */
 export function textSearchesForReview({ graph, actions, resolve = createNameResolver({ graph }) }: ReviewLookupOptions): TextSearch[] {
   const out = new Map<string, TextSearch>();
-  for (const item of actions) {
-    if (isUnparseable(item) || item.type !== "insert_edge") continue;
-    const search = newEndpointSearch(graph, item, resolveActionNames({ graph, action: item, resolve }));
-    if (!search) continue;
-    out.set(JSON.stringify([search.subject.toLowerCase(), search.object.toLowerCase()]), search);
-    if (out.size >= MAX_TEXT_SEARCHES) break;
+  const inserts = actions.filter((item): item is Extract<RefinementAction, { type: "insert_edge" }> => !isUnparseable(item) && item.type === "insert_edge");
+  const resolved = inserts.map((item) => resolveActionNames({ graph, action: item, resolve }));
+  // Inserts with a new endpoint first (nothing else is read for that side), then inserts between
+  // two nodes, whose stating passage may be linked to neither (an extraction under another name).
+  for (const pass of [newEndpointSearch, existingEndpointsSearch]) {
+    inserts.forEach((item, i) => {
+      const search = out.size < MAX_TEXT_SEARCHES ? pass(graph, item, resolved[i] as ResolvedAction) : null;
+      if (search) out.set(JSON.stringify([search.subject.toLowerCase(), search.object.toLowerCase()]), search);
+    });
   }
   return [...out.values()];
+}
+
+/**
+ * The search an insert between two nodes of the graph needs: the passages naming both by their
+ * labels. "Warren County is located in Indiana" is stated in a passage whose triples name "Warren
+ * County, Indiana" and "Mound Township", linked to neither node. Null for a loop, a name shorter
+ * than two characters, or two labels that name the same thing.
+ */
+function existingEndpointsSearch(graph: KnowledgeGraph, _action: Extract<RefinementAction, { type: "insert_edge" }>, resolved: ResolvedAction): TextSearch | null {
+  const { subject, object } = resolved;
+  if (subject?.status !== "exact" || object?.status !== "exact" || !subject.nodeId || !object.nodeId || subject.nodeId === object.nodeId) return null;
+  const a = graph.getNode(subject.nodeId)?.label ?? "";
+  const b = graph.getNode(object.nodeId)?.label ?? "";
+  if (a.trim().length < 2 || b.trim().length < 2 || normalizeLabel(a) === normalizeLabel(b)) return null;
+  return { subject: a, object: b };
 }
 
 /**
@@ -1325,13 +1345,17 @@ function reviewInsert(rv: Review, index: number): ActionReview {
   }
   checkRetrieved(rv, [s, o]);
 
-  // Text: statements (not co-mention) in every passage behind the existing endpoint(s), and where
-  // an endpoint is new, in the passages that name both sides (textSearchesForReview).
+  // Text: statements (not co-mention) in every passage behind the existing endpoint(s), and in the
+  // passages that name both sides (textSearchesForReview): where an endpoint is new, or none of
+  // those behind the two nodes is the one that states it.
   let stated: TextStatement | null = null;
   const behind = endpointDocuments(rv, [s, o]);
-  const search = newEndpointSearch(graph, action, rv.resolved);
+  const newSearch = newEndpointSearch(graph, action, rv.resolved);
+  const search = newSearch ?? existingEndpointsSearch(graph, action, rv.resolved);
   const naming = search ? documentsNamingBoth(rv.ctx.documents.values(), search, MAX_NAMED_DOCUMENTS, new Set(behind.map((d) => d.docId))) : [];
-  if (naming.length > 0) rv.reasons.push(`${naming.length} passage${naming.length === 1 ? "" : "s"} name${naming.length === 1 ? "s" : ""} both "${action.subject}" and "${action.object}" (read because an endpoint is new)`);
+  const many = naming.length === 1 ? ["passage", "names"] : ["passages", "name"];
+  if (naming.length > 0 && newSearch) rv.reasons.push(`${naming.length} ${many[0]} ${many[1]} both "${action.subject}" and "${action.object}" (read because an endpoint is new)`);
+  else if (naming.length > 0) rv.reasons.push(`${naming.length} more ${many[0]} ${many[1]} both "${action.subject}" and "${action.object}" (found in the corpus; linked to neither node)`);
   if (s || o || naming.length > 0) {
     const st = textSignal(rv, {
       docs: [...behind, ...naming],

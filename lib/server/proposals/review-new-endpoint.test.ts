@@ -2,7 +2,9 @@
  * An insert whose endpoints the graph lacks, reviewed through reviewForGraph on the imported
  * MuSiQue bundle with one extracted triple removed ("Restoration began in mid-1970s", both ends
  * named only there): the server finds the passages naming both sides (findDocumentsNaming, SQL
- * LIKE with its wildcards escaped) and the review reads them with the statement rules.
+ * LIKE with its wildcards escaped) and the review reads them with the statement rules. So does an
+ * insert between two nodes whose stating passage is linked to neither ("Warren County is located
+ * in Indiana", also removed).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -29,7 +31,7 @@ beforeAll(async () => {
   fs.copyFileSync(dataPath("musique", "corpus.jsonl"), path.join(dir, "corpus.jsonl"));
   const triples = readData("musique", "triples.jsonl")
     .split("\n")
-    .filter((l) => !l.includes('"subject": "Restoration", "relation": "began in"'));
+    .filter((l) => !l.includes('"subject": "Restoration", "relation": "began in"') && !l.includes('"subject": "Warren County", "relation": "is located in", "object": "Indiana"'));
   fs.writeFileSync(path.join(dir, "triples.jsonl"), triples.join("\n"));
   const report = await importGraphFromPath({ path: dir, name: "musique-cut" });
   graphId = report.graph.id;
@@ -61,6 +63,17 @@ describe("an insert with new endpoints reads the passages that name both", () =>
     const [r] = await review([ins("Restoration", "began in", "_%")]);
     expect(r?.confidence).toBe("LOW");
     expect(r?.evidence.some((e) => e.kind === "text")).toBe(false);
+  });
+
+  it("an insert between two nodes reads the passage naming both that neither node links to", async () => {
+    // musique-p1878 ("… townships in Warren County, Indiana, United States") is behind "Warren
+    // County, Indiana" and "Mound Township", not behind "Warren County" or "Indiana".
+    const [r] = await review([ins("Warren County", "is located in", "Indiana")]);
+    expect(r?.resolved.subject?.status).toBe("exact");
+    expect(r?.resolved.object?.status).toBe("exact");
+    expect(r?.reasons.some((x) => x.endsWith('both "Warren County" and "Indiana" (found in the corpus; linked to neither node)'))).toBe(true);
+    expect(r?.evidence.find((e) => e.kind === "text")?.source).toMatchObject({ docId: "musique-p1878" });
+    expect(r?.confidence).toBe("MEDIUM");
   });
 
   it("at most `limit` documents per search, in docId order", async () => {
