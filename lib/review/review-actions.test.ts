@@ -76,6 +76,8 @@ describe("review on httpx (graphify code graph with its Python sources)", () => 
   });
 
   it("confirms a call from the class body as HIGH with a file:line quote", () => {
+    // Two code symbols: the code check reads their code; no corpus search for prose naming both.
+    expect(textSearchesForReview({ graph, actions: [ins("Client", "calls", "_build_request")] })).toEqual([]);
     const r = reviewOne(graph, docs, ins("Client", "calls", "_build_request"));
     expect(r.confidence).toBe("HIGH");
     expect(r.warnings).toEqual([]);

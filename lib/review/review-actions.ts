@@ -195,16 +195,19 @@ export function textSearchesForReview({ graph, actions, resolve = createNameReso
 /**
  * The search an insert between two nodes of the graph needs: the passages naming both by their
  * labels. "Warren County is located in Indiana" is stated in a passage whose triples name "Warren
- * County, Indiana" and "Mound Township", linked to neither node. Null for a loop, a name shorter
- * than two characters, or two labels that name the same thing.
+ * County, Indiana" and "Mound Township", linked to neither node. Null for a loop, two code
+ * symbols, a name shorter than two characters, or two labels that name the same thing.
  */
 function existingEndpointsSearch(graph: KnowledgeGraph, _action: Extract<RefinementAction, { type: "insert_edge" }>, resolved: ResolvedAction): TextSearch | null {
   const { subject, object } = resolved;
   if (subject?.status !== "exact" || object?.status !== "exact" || !subject.nodeId || !object.nodeId || subject.nodeId === object.nodeId) return null;
-  const a = graph.getNode(subject.nodeId)?.label ?? "";
-  const b = graph.getNode(object.nodeId)?.label ?? "";
-  if (a.trim().length < 2 || b.trim().length < 2 || normalizeLabel(a) === normalizeLabel(b)) return null;
-  return { subject: a, object: b };
+  const s = graph.getNode(subject.nodeId);
+  const o = graph.getNode(object.nodeId);
+  // Two code symbols: their code is read by the code check, and prose naming "get" and "Client"
+  // somewhere is no statement of a call.
+  if (!s || !o || (s.fileType === "code" && o.fileType === "code")) return null;
+  if (s.label.trim().length < 2 || o.label.trim().length < 2 || normalizeLabel(s.label) === normalizeLabel(o.label)) return null;
+  return { subject: s.label, object: o.label };
 }
 
 /**

@@ -210,8 +210,8 @@ function containsPattern(text: string): string {
 /**
  * The graph's documents whose text names both strings (case-insensitive as LOWER goes: ASCII on
  * SQLite, Unicode on PostgreSQL), at most `limit` per search, in docId order: what a review reads
- * for an insert with an endpoint the graph does not have, or whose two nodes link to no passage
- * naming both (review-actions.ts `textSearchesForReview`).
+ * for an insert with an endpoint the graph does not have, or between two nodes (the passage that
+ * states it may be linked to neither; review-actions.ts `textSearchesForReview`).
  */
 export async function findDocumentsNaming(graphId: string, searches: readonly { subject: string; object: string }[], limit: number): Promise<CorpusDocument[]> {
   const out = new Map<string, CorpusDocument>();
