@@ -50,6 +50,15 @@ function fetched(graph: KnowledgeGraph, all: ReadonlyMap<string, CorpusDocument>
   return out;
 }
 
+/** The MuSiQue bundle imported without the triple lines that contain `line`. */
+function musiqueWithout(line: string): KnowledgeGraph {
+  const triples = readData("musique", "triples.jsonl")
+    .split("\n")
+    .filter((l) => !l.includes(line))
+    .join("\n");
+  return parseBundle({ corpus: { name: "corpus.jsonl", text: readData("musique", "corpus.jsonl") }, triples: { name: "triples.jsonl", text: triples } }).graph;
+}
+
 function reviewOne(graph: KnowledgeGraph, all: ReadonlyMap<string, CorpusDocument>, action: ReviewInput, retrieved?: Triple[]): ActionReview {
   const [r] = record(reviewActions({ graph, actions: [action], documents: fetched(graph, all, [action]), retrieved }));
   if (!r) throw new Error("no review");
@@ -368,10 +377,7 @@ describe("review on MuSiQue (LLM-extracted triples with their passages)", () => 
     // "Mound Township is one of twelve townships in Warren County, Indiana, United States." (musique-p1878):
     // its other triples name "Warren County, Indiana" and "Mound Township", and the node "Warren
     // County" links only to the passage of Indianola, Iowa.
-    const lines = readData("musique", "triples.jsonl")
-      .split("\n")
-      .filter((l) => !l.includes('"subject": "Warren County", "relation": "is located in", "object": "Indiana"'));
-    const without = parseBundle({ corpus: { name: "corpus.jsonl", text: readData("musique", "corpus.jsonl") }, triples: { name: "triples.jsonl", text: lines.join("\n") } }).graph;
+    const without = musiqueWithout('"subject": "Warren County", "relation": "is located in", "object": "Indiana"');
     const action = ins("Warren County", "is located in", "Indiana");
     expect(documentIdsForReview({ graph: without, actions: [action] })).not.toContain("musique-p1878");
     expect(textSearchesForReview({ graph: without, actions: [action] })).toEqual([{ subject: "Warren County", object: "Indiana" }]);
@@ -387,10 +393,7 @@ describe("review on MuSiQue (LLM-extracted triples with their passages)", () => 
   });
 
   it("both endpoints new (the extracted triple removed): the passages naming both are read, and the sentence states it", () => {
-    const lines = readData("musique", "triples.jsonl")
-      .split("\n")
-      .filter((l) => !l.includes('"subject": "Restoration", "relation": "began in"'));
-    const without = parseBundle({ corpus: { name: "corpus.jsonl", text: readData("musique", "corpus.jsonl") }, triples: { name: "triples.jsonl", text: lines.join("\n") } }).graph;
+    const without = musiqueWithout('"subject": "Restoration", "relation": "began in"');
     const action = ins("Restoration", "began in", "mid-1970s");
     expect(without.nodes.has("Restoration") || without.nodes.has("mid-1970s")).toBe(false);
     expect(documentIdsForReview({ graph: without, actions: [action] })).toEqual([]);
