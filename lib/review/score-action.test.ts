@@ -23,6 +23,27 @@ describe("score and label (issue #10)", () => {
     expect(labelFromScore({ score: scoreOf(signals), signals, thresholds: { high: 0, medium: 0 } })).toBe("LOW");
   });
 
+  it("LOW with a score at MEDIUM's threshold says what the score rests on", () => {
+    // FB15k-237 (eval:review, seed 0): Fordham University school_type Catholic school, a true
+    // test edge, rests on its signature alone: score 0.50, LOW.
+    const signals = [
+      {
+        kind: "signature" as const,
+        contribution: 1,
+        summary:
+          "fits the relation's usual subjects and objects (subject fits /education/educational_institution/school_type: it is object of /location/location/contains edge, like 89% of the relation's subjects (20% of all nodes); degree 42)",
+      },
+    ];
+    const decided = decideLabel({ score: scoreOf(signals), signals });
+    expect(decided.label).toBe("LOW");
+    expect(decided.why).toBe(
+      "no evidence for it (score 0.50); the score rests on what does not count as evidence for it (the kind of node, or a signal too weak): fits the relation's usual subjects and objects",
+    );
+    // Below the threshold nothing needs explaining.
+    const against = [...signals, { kind: "rule" as const, contribution: -1.5, summary: "no mined path rule predicts it" }];
+    expect(decideLabel({ score: scoreOf(against), signals: against }).why).toBe("no evidence for it (score 0.18); against: no mined path rule predicts it");
+  });
+
   it("HIGH needs a strong signal and none strongly against; a cap keeps MEDIUM; blocking is LOW", () => {
     const weak = [{ kind: "text" as const, contribution: 3.5, summary: "co-mention", positive: true }];
     expect(labelFromScore({ score: scoreOf(weak), signals: weak })).toBe("MEDIUM");

@@ -104,7 +104,10 @@ export function decideLabel({
   const positive = signals.filter((x) => x.positive === true && x.contribution > 0);
   if (positive.length === 0) {
     const against = signals.filter((x) => x.contribution < 0).map((x) => x.summary);
-    return { label: "LOW", why: `no evidence for it (score ${s})${against.length ? `; against: ${against.slice(0, 2).join("; ")}` : ""}` };
+    // A score at or above MEDIUM's threshold with no evidence reads like a mistake: say what it rests on.
+    const lifting = score >= thresholds.medium ? signals.filter((x) => x.contribution > 0).sort((p, q) => q.contribution - p.contribution)[0] : undefined;
+    const rests = lifting ? `; the score rests on what does not count as evidence for it (the kind of node, or a signal too weak): ${firstClause(lifting.summary)}` : "";
+    return { label: "LOW", why: `no evidence for it (score ${s})${against.length ? `; against: ${against.slice(0, 2).join("; ")}` : ""}${rests}` };
   }
   const strong = positive.filter((x) => x.strong === true);
   const strongAgainst = hasStrongAgainst(signals);
@@ -118,4 +121,11 @@ export function decideLabel({
     return { label: "MEDIUM", why: `score ${s} ≥ ${thresholds.medium}: ${best.summary}${held}${cap ? `; ${cap}` : ""}` };
   }
   return { label: "LOW", why: `score ${s} < ${thresholds.medium}: the evidence for it (${best.summary}) does not outweigh the rest` };
+}
+
+/** A signal's summary up to its first bracket or colon: "fits the relation's usual subjects and objects". */
+function firstClause(summary: string): string {
+  const cut = summary.search(/ \(|: /);
+  const head = cut > 0 ? summary.slice(0, cut) : summary;
+  return head.length > 120 ? `${head.slice(0, 119)}…` : head;
 }
