@@ -145,6 +145,11 @@ test.describe.serial("scores and decision statistics", () => {
     await expect(signals.first().locator(".signal__contribution")).toHaveText(/^[+\u2212±]\d\.\d\d$/);
     // The code check that confirms the call carries its quote.
     await expect(first.getByTestId("signals")).toContainText("_build_request");
+    // Every signal that weighs for the action says whether it is evidence: "strong evidence",
+    // "evidence for", or "not evidence" (the node's kind, a ratio too weak).
+    const weighingFor = first.locator('[data-testid="signal"].signal--pos');
+    expect(await weighingFor.count()).toBeGreaterThan(0);
+    for (const s of await weighingFor.all()) await expect(s.locator(".signal__positive")).toHaveText(/^(strong evidence|evidence for|not evidence)$/);
     for (const [index, kind, noun, many] of [
       [0, "insert_edge", "insert", "inserts"],
       [2, "delete_edge", "delete", "deletes"],
@@ -159,5 +164,25 @@ test.describe.serial("scores and decision statistics", () => {
     await card(page, 1).screenshot({ path: path.join(artifacts, "calibration-action-card.png") });
     await page.getByTestId("proposal-calibration").screenshot({ path: path.join(artifacts, "calibration-proposal-panel.png") });
     expect(seen.errors).toEqual([]);
+  });
+
+  test("a signal that weighs for the action without being evidence says so", async ({ page, request }) => {
+    // Headers never uses DigestAuth (its code does not show it), but "uses" links classes like
+    // these two: the relation's usual kinds of node fit (+1.00), which is not evidence.
+    const [id] = seedProposals(GRAPH, [{ question: "e2e: not evidence", actions: [{ type: "insert_edge", subject: "models_headers", relation: "uses", object: "auth_digestauth" }] }]);
+    try {
+      await page.goto(`/proposals/${id}`);
+      await expect(page.getByTestId("proposal-page")).toHaveAttribute("data-hydrated", /\d+/);
+      const only = card(page, 0);
+      await expect(only).toHaveAttribute("data-confidence", "LOW");
+      await only.getByTestId("action-details").locator("summary").click();
+      const signature = only.locator('[data-testid="signal"][data-kind="signature"]');
+      await expect(signature.locator(".signal__contribution")).toHaveText(/^\+\d\.\d\d$/);
+      await expect(signature.getByTestId("signal-not-evidence")).toHaveText("not evidence");
+      await only.screenshot({ path: path.join(artifacts, "calibration-not-evidence.png") });
+    } finally {
+      const res = await request.post(`/api/proposals/${id}/reject`, { data: { actions: [0], reason: "e2e clean-up" } });
+      expect(res.status(), await res.text()).toBe(200);
+    }
   });
 });

@@ -73,7 +73,15 @@ export function SignalList({ graph, signals, evidence }: { graph: string; signal
                   <span className="signal__positive signal__positive--partial" title="Evidence for the action: without any, it stays LOW whatever the score">
                     evidence for
                   </span>
-                ) : null}
+                ) : (
+                  <span
+                    className="signal__positive signal__positive--none"
+                    data-testid="signal-not-evidence"
+                    title="Weighs in the score but is not evidence for this fact (the kind of node, or a measured signal too weak): on its own it leaves the action LOW"
+                  >
+                    not evidence
+                  </span>
+                )}
               </span>
               {item ? <SignalEvidence graph={graph} item={item} signalSummary={s.summary} /> : null}
             </div>
